@@ -1,0 +1,45 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+import * as TE from 'fp-ts/TaskEither'
+import type { Authenticator, Client } from '../../src/domain/authenticator.js'
+import { unauthorized } from '../../src/domain/errors.js'
+
+/** A short, non-reversible id of a key for logs: the first 8 hex digits of its SHA-256. */
+export const keyIdOf = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 8)
+
+interface ConfiguredKey {
+  readonly bytes: Buffer
+  readonly client: Client
+}
+
+/**
+ * Compares in time that depends on the configured key's length only: the presented bytes are copied
+ * into a buffer of the key's length before timingSafeEqual, so neither content nor length of the
+ * presented key shortens the comparison. No per-request hashing.
+ */
+const matches = (presented: Buffer, key: Buffer): boolean => {
+  const candidate = Buffer.alloc(key.length)
+  presented.copy(candidate)
+  const sameBytes = timingSafeEqual(candidate, key)
+  return sameBytes && presented.length === key.length
+}
+
+/**
+ * The Authenticator port over a fixed list of keys (rotation: configure old and new together).
+ * Every configured key is compared, without an early exit, so the time does not reveal which matched.
+ */
+export const staticKeyAuthenticator = (keys: ReadonlyArray<string>): Authenticator => {
+  const configured: ReadonlyArray<ConfiguredKey> = keys.map((key) => ({
+    bytes: Buffer.from(key, 'utf8'),
+    client: { keyId: keyIdOf(key) },
+  }))
+  return {
+    authenticate: (apiKey) => {
+      const presented = Buffer.from(apiKey, 'utf8')
+      let client: Client | undefined
+      for (const key of configured) {
+        if (matches(presented, key.bytes)) client = key.client
+      }
+      return client === undefined ? TE.left(unauthorized('rejected')) : TE.right(client)
+    },
+  }
+}

@@ -1,0 +1,33 @@
+import * as E from 'fp-ts/Either'
+import type { Middleware } from 'koa'
+import type { Authenticator, Client } from '../../src/domain/authenticator.js'
+import { type Unauthorized, unauthorized } from '../../src/domain/errors.js'
+import { sendFailure } from './error-response.js'
+
+/**
+ * `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1); the token has RFC 6750's
+ * b64token syntax, so a configured key can always be sent as it is.
+ */
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
+
+/** Reads the API key out of an Authorization header value, without judging the key itself. */
+export const readBearerToken = (header: string | undefined): E.Either<Unauthorized, string> => {
+  if (header === undefined || header === '') return E.left(unauthorized('missing'))
+  const match = BEARER.exec(header)
+  return match?.[1] === undefined ? E.left(unauthorized('malformed')) : E.right(match[1])
+}
+
+export interface AuthState {
+  client?: Client
+}
+
+/** Authenticates every request it sees; a failure is answered here and goes no further. */
+export const authenticate =
+  (authenticator: Authenticator): Middleware<AuthState> =>
+  async (ctx, next) => {
+    const token = readBearerToken(ctx.get('Authorization') || undefined)
+    const result = E.isLeft(token) ? token : await authenticator.authenticate(token.right)()
+    if (E.isLeft(result)) return sendFailure(ctx, result.left)
+    ctx.state.client = result.right
+    await next()
+  }

@@ -1,0 +1,103 @@
+import type { Context } from 'koa'
+import type { DomainError } from '../../src/domain/errors.js'
+import type { HttpFailure } from './http-failures.js'
+
+export type Failure = DomainError | HttpFailure
+
+/** The spec's Error object (§2): exactly these three fields. */
+export interface ErrorBody {
+  readonly code: ErrorCode
+  readonly message: string
+  readonly status: number
+}
+
+/** The closed set of `code` values, documented in README.md and docs/openapi.yaml. */
+export type ErrorCode =
+  | 'invalid_body'
+  | 'invalid_json'
+  | 'invalid_parameter'
+  | 'unauthorized'
+  | 'not_found'
+  | 'route_not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal_error'
+  | 'service_unavailable'
+
+export interface ErrorResponse {
+  readonly body: ErrorBody
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export const REALM = 'petstore'
+/** Seconds a client should wait before retrying when the store is unavailable. */
+export const RETRY_AFTER_SECONDS = 5
+
+const response = (
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): ErrorResponse => ({ body: { code, message, status }, headers })
+
+const UNAUTHORIZED_MESSAGES = {
+  missing: "missing credentials: send 'Authorization: Bearer <API key>'",
+  malformed: "malformed Authorization header: expected 'Bearer <API key>'",
+  rejected: 'the API key is not valid',
+} as const
+
+/** The only place that decides statuses, codes and messages of errors. */
+export const toErrorResponse = (failure: Failure): ErrorResponse => {
+  switch (failure._tag) {
+    case 'InvalidPet':
+      return response(400, 'invalid_body', `invalid pet: ${failure.problems.join('; ')}`)
+    case 'InvalidParameter':
+      return response(400, 'invalid_parameter', failure.problems.join('; '))
+    case 'PetNotFound':
+      return response(404, 'not_found', `no pet has id ${failure.id}`)
+    case 'Unauthorized':
+      return response(401, 'unauthorized', UNAUTHORIZED_MESSAGES[failure.reason], {
+        'WWW-Authenticate':
+          failure.reason === 'missing' ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`,
+      })
+    case 'StoreUnavailable':
+      return response(503, 'service_unavailable', 'the pet store is temporarily unavailable; retry later', {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      })
+    case 'MalformedJson':
+      return response(400, 'invalid_json', failure.problem)
+    case 'UnsupportedMediaType':
+      return response(415, 'unsupported_media_type', failure.problem)
+    case 'PayloadTooLarge':
+      return response(413, 'payload_too_large', `the request body exceeds the limit of ${failure.limitBytes} bytes`)
+    case 'RouteNotFound':
+      return response(404, 'route_not_found', `no route for ${failure.method} ${failure.path}`)
+    case 'MethodNotAllowed':
+      return response(405, 'method_not_allowed', `${failure.method} is not allowed here; use ${failure.allow.join(', ')}`, {
+        Allow: failure.allow.join(', '),
+      })
+    case 'InternalError':
+      return response(500, 'internal_error', 'an unexpected error occurred; it has been logged')
+  }
+}
+
+/** Writes a failure as the response: status, Error body, its headers, and never a cached copy. */
+export const sendFailure = (ctx: Context, failure: Failure): void => {
+  const { body, headers } = toErrorResponse(failure)
+  ctx.status = body.status
+  ctx.set(headers)
+  ctx.set('Cache-Control', 'no-store')
+  ctx.body = body
+}
+
+/**
+ * Carries a Failure through Koa's middleware chain where a middleware can only throw (the body
+ * parser's error hook); the error boundary unwraps it.
+ */
+export class FailureSignal extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure._tag)
+    this.name = 'FailureSignal'
+  }
+}

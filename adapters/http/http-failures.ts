@@ -1,0 +1,22 @@
+/**
+ * Failures that happen in HTTP before the domain is reached (unreadable body, unknown route, ...).
+ * They are mapped to responses by error-response.ts, beside the DomainError tags.
+ */
+export type HttpFailure =
+  | { readonly _tag: 'MalformedJson'; readonly problem: string }
+  | { readonly _tag: 'UnsupportedMediaType'; readonly problem: string }
+  | { readonly _tag: 'PayloadTooLarge'; readonly limitBytes: number }
+  | { readonly _tag: 'RouteNotFound'; readonly method: string; readonly path: string }
+  | { readonly _tag: 'MethodNotAllowed'; readonly method: string; readonly allow: ReadonlyArray<string> }
+  | { readonly _tag: 'InternalError' }
+
+export const malformedJson = (problem: string): HttpFailure => ({ _tag: 'MalformedJson', problem })
+export const unsupportedMediaType = (problem: string): HttpFailure => ({ _tag: 'UnsupportedMediaType', problem })
+export const payloadTooLarge = (limitBytes: number): HttpFailure => ({ _tag: 'PayloadTooLarge', limitBytes })
+export const routeNotFound = (method: string, path: string): HttpFailure => ({ _tag: 'RouteNotFound', method, path })
+export const methodNotAllowed = (method: string, allow: ReadonlyArray<string>): HttpFailure => ({
+  _tag: 'MethodNotAllowed',
+  method,
+  allow,
+})
+export const internalError: HttpFailure = { _tag: 'InternalError' }

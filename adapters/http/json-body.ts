@@ -1,0 +1,63 @@
+import { bodyParser } from '@koa/bodyparser'
+import type { Middleware } from 'koa'
+import { FailureSignal, sendFailure } from './error-response.js'
+import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType } from './http-failures.js'
+
+/** Default largest request body accepted, in bytes (1 MiB; PETSTORE_MAX_BODY_BYTES). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+
+const MAX_PARSER_DETAIL = 120
+
+interface BodyParserError {
+  readonly type?: string
+}
+
+/** The body parser (co-body, raw-body) reports problems by `type`; each becomes a client error. */
+const fromParserError = (error: unknown, limitBytes: number): HttpFailure => {
+  // The JSON parser (@hapi/bourne) throws a SyntaxError, also for a `__proto__` key it refuses.
+  if (error instanceof SyntaxError) {
+    return malformedJson(`the body is not valid JSON: ${error.message.slice(0, MAX_PARSER_DETAIL)}`)
+  }
+  const { type } = (typeof error === 'object' && error !== null ? error : {}) as BodyParserError
+  switch (type) {
+    case 'entity.too.large':
+      return payloadTooLarge(limitBytes)
+    case 'encoding.unsupported':
+      return unsupportedMediaType('unsupported Content-Encoding: send identity, gzip, deflate or br')
+    default:
+      return malformedJson('the body could not be read completely (aborted or wrong Content-Length)')
+  }
+}
+
+const isUtf8 = (charset: string): boolean => /^utf-?8$/i.test(charset)
+
+/**
+ * Reads a JSON request body into ctx.request.body. Before parsing it insists on a body, on
+ * `application/json` (the parser alone would turn a text/plain body into `{}`) and on UTF-8, the
+ * only charset JSON has (RFC 8259 §8.1).
+ */
+export const jsonBody = (limitBytes: number): Middleware => {
+  const parse = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: limitBytes,
+    jsonStrict: false,
+    encoding: 'utf-8',
+    onError: (error) => {
+      throw new FailureSignal(fromParserError(error, limitBytes))
+    },
+  })
+  return async (ctx, next) => {
+    const type = ctx.is('application/json')
+    if (type === null) {
+      return sendFailure(ctx, malformedJson('the request body is empty; send a JSON object'))
+    }
+    if (type === false) {
+      return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
+    }
+    const charset = ctx.request.charset
+    if (charset !== '' && !isUtf8(charset)) {
+      return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
+    }
+    await parse(ctx, next)
+  }
+}

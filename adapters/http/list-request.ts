@@ -1,0 +1,42 @@
+import type { ParsedUrlQuery } from 'node:querystring'
+import * as E from 'fp-ts/Either'
+import { type InvalidParameter, invalidParameter } from '../../src/domain/errors.js'
+import type { ListPetsRequest } from '../../src/domain/list-pets.js'
+import type { CursorCodec } from './cursor.js'
+
+const LIST_PARAMETERS = ['limit', 'status', 'after']
+
+/**
+ * Reads listPets's query string. Query-string syntax is HTTP's business, so it is checked here:
+ * every parameter at most once and none unknown (a client guessing `offset` must not silently get
+ * the first page again); the cursor is opened here too. The values' rules belong to the domain.
+ */
+export const readListRequest = (
+  query: ParsedUrlQuery,
+  cursors: CursorCodec,
+): E.Either<InvalidParameter, ListPetsRequest> => {
+  const problems: string[] = []
+  const request: { limit?: string; status?: string; after?: number } = {}
+  for (const [name, value] of Object.entries(query)) {
+    if (!LIST_PARAMETERS.includes(name)) {
+      problems.push(`${name}: is not a parameter of this operation (accepted: ${LIST_PARAMETERS.join(', ')})`)
+    } else if (typeof value !== 'string') {
+      problems.push(`${name}: must be given at most once`)
+    } else if (name === 'after') {
+      const after = cursors.decode(value)
+      if (after === undefined) problems.push('after: is not a valid cursor; follow the Link header of the previous page')
+      else request.after = after
+    } else if (name === 'limit') request.limit = value
+    else request.status = value
+  }
+  return problems.length > 0 ? E.left(invalidParameter(problems)) : E.right(request)
+}
+
+/** The `next` link of a page: the same limit and status as the request, continuing after `after`. */
+export const nextPageLink = (request: ListPetsRequest, after: string): string => {
+  const query = new URLSearchParams()
+  if (request.limit !== undefined) query.set('limit', request.limit)
+  if (request.status !== undefined) query.set('status', request.status)
+  query.set('after', after)
+  return `</v1/pets?${query.toString()}>; rel="next"`
+}

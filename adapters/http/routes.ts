@@ -1,0 +1,50 @@
+import Router from '@koa/router'
+import * as E from 'fp-ts/Either'
+import * as O from 'fp-ts/Option'
+import type { PetUseCases } from '../../src/domain/use-cases.js'
+import type { CursorCodec } from './cursor.js'
+import { DEPRECATION_HEADERS } from './deprecation.js'
+import { sendFailure } from './error-response.js'
+import { jsonBody } from './json-body.js'
+import { nextPageLink, readListRequest } from './list-request.js'
+
+export interface RoutesOptions {
+  readonly useCases: PetUseCases
+  readonly cursors: CursorCodec
+  readonly maxBodyBytes: number
+}
+
+/** The three operations of the spec: request in, use case, response out. No rules live here. */
+export const petRoutes = ({ useCases, cursors, maxBodyBytes }: RoutesOptions): Router => {
+  const router = new Router({ prefix: '/v1' })
+
+  router.get('listPets', '/pets', async (ctx) => {
+    const request = readListRequest(ctx.query, cursors)
+    if (E.isLeft(request)) return sendFailure(ctx, request.left)
+    const result = await useCases.listPets(request.right)()
+    if (E.isLeft(result)) return sendFailure(ctx, result.left)
+    if (O.isSome(result.right.next)) {
+      ctx.set('Link', nextPageLink(request.right, cursors.encode(result.right.next.value)))
+    }
+    ctx.body = result.right.pets
+  })
+
+  router.post('createPet', '/pets', jsonBody(maxBodyBytes), async (ctx) => {
+    const result = await useCases.createPet(ctx.request.body)()
+    if (E.isLeft(result)) return sendFailure(ctx, result.left)
+    ctx.status = 201
+    ctx.set('Location', `/v1/pets/${result.right.id}`)
+    ctx.body = result.right
+  })
+
+  router.get('getPet', '/pets/:petId', async (ctx) => {
+    const result = await useCases.getPet(ctx.params.petId ?? '')()
+    if (E.isLeft(result) && result.left._tag !== 'PetNotFound') return sendFailure(ctx, result.left)
+    // Every answer of getPet's own (200 and 404) announces the deprecation.
+    ctx.set(DEPRECATION_HEADERS)
+    if (E.isLeft(result)) return sendFailure(ctx, result.left)
+    ctx.body = result.right
+  })
+
+  return router
+}

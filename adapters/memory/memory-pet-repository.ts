@@ -1,0 +1,51 @@
+import * as O from 'fp-ts/Option'
+import * as TE from 'fp-ts/TaskEither'
+import type { Pet, PetDraft, PetId, PetStatus } from '../../src/domain/pet.js'
+import type { PetListQuery, PetRepository } from '../../src/domain/pet-repository.js'
+
+/** Index of the first pet whose id is above `after`, by binary search over pets in ascending id order. */
+const firstAfter = (pets: ReadonlyArray<Pet>, after: PetId): number => {
+  let low = 0
+  let high = pets.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if ((pets[middle]?.id ?? Infinity) <= after) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+/**
+ * The PetRepository port over process memory. Ids come from a counter, so they only grow, and pets
+ * are appended to id-ordered arrays (one for all, one per status): a page is a binary search plus a
+ * slice, O(log n + limit). Pets never change status (no operation changes one), so the arrays stay valid.
+ * Everything is lost when the process ends, and ids restart at 1.
+ */
+export const memoryPetRepository = (): PetRepository => {
+  let lastId = 0
+  const byId = new Map<PetId, Pet>()
+  const all: Pet[] = []
+  const byStatus: Record<PetStatus, Pet[]> = { available: [], pending: [], sold: [] }
+
+  const insert = (draft: PetDraft): Pet => {
+    lastId += 1
+    const pet: Pet = Object.freeze({ id: lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status })
+    byId.set(pet.id, pet)
+    all.push(pet)
+    byStatus[pet.status].push(pet)
+    return pet
+  }
+
+  const list = (query: PetListQuery): ReadonlyArray<Pet> => {
+    const pets = query.status === undefined ? all : byStatus[query.status]
+    const start = query.after === undefined ? 0 : firstAfter(pets, query.after)
+    return pets.slice(start, start + query.limit)
+  }
+
+  return {
+    insert: (draft) => TE.right(insert(draft)),
+    findById: (id) => TE.right(O.fromNullable(byId.get(id))),
+    list: (query) => TE.right(list(query)),
+    ready: () => TE.right(undefined),
+  }
+}

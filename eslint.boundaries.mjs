@@ -1,0 +1,32 @@
+// Import boundaries of the hexagon, kept apart from eslint.config.mjs so that a test can lint a
+// planted import with exactly these rules (test/architecture/import-boundaries.test.ts).
+import tseslint from 'typescript-eslint'
+
+const DOMAIN_MESSAGE =
+  'src/domain is pure: it may import only fp-ts, io-ts and its own modules, never adapters/, koa, mongodb or node I/O.'
+const ADAPTER_MESSAGE = 'An adapter depends on the domain only, never on another adapter or on the composition root.'
+
+export default [
+  {
+    files: ['**/*.ts', '**/*.mts'],
+    languageOptions: { parser: tseslint.parser },
+  },
+  {
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\./[^/]+$)', message: DOMAIN_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    files: ['adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/domain/)', message: ADAPTER_MESSAGE }] },
+      ],
+    },
+  },
+]

@@ -1,0 +1,19 @@
+import tseslint from 'typescript-eslint'
+import boundaries from './eslint.boundaries.mjs'
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'node_modules/', 'test/fixtures/'] },
+  {
+    files: ['**/*.ts'],
+    extends: [...tseslint.configs.recommendedTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  { files: ['**/*.mjs'], extends: [tseslint.configs.disableTypeChecked] },
+  ...boundaries,
+)

@@ -1,0 +1,23 @@
+/**
+ * Everything the core can report, as values. The HTTP adapter maps each tag to a status in one
+ * exhaustive switch, so adding a tag here fails compilation until it is mapped.
+ */
+export type InvalidPet = { readonly _tag: 'InvalidPet'; readonly problems: ReadonlyArray<string> }
+export type InvalidParameter = { readonly _tag: 'InvalidParameter'; readonly problems: ReadonlyArray<string> }
+export type PetNotFound = { readonly _tag: 'PetNotFound'; readonly id: string }
+/** missing: no credential; malformed: not `Bearer <key>`; rejected: a well-formed key that is not valid. */
+export type UnauthorizedReason = 'missing' | 'malformed' | 'rejected'
+export type Unauthorized = { readonly _tag: 'Unauthorized'; readonly reason: UnauthorizedReason }
+/** The store did not answer in time or failed; `detail` is for the server log, never for clients. */
+export type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: string }
+
+export type DomainError = InvalidPet | InvalidParameter | PetNotFound | Unauthorized | StoreUnavailable
+
+export const invalidPet = (problems: ReadonlyArray<string>): InvalidPet => ({ _tag: 'InvalidPet', problems })
+export const invalidParameter = (problems: ReadonlyArray<string>): InvalidParameter => ({
+  _tag: 'InvalidParameter',
+  problems,
+})
+export const petNotFound = (id: string): PetNotFound => ({ _tag: 'PetNotFound', id })
+export const unauthorized = (reason: UnauthorizedReason): Unauthorized => ({ _tag: 'Unauthorized', reason })
+export const storeUnavailable = (detail: string): StoreUnavailable => ({ _tag: 'StoreUnavailable', detail })

@@ -1,0 +1,28 @@
+import type * as O from 'fp-ts/Option'
+import type * as TE from 'fp-ts/TaskEither'
+import type { StoreUnavailable } from './errors.js'
+import type { Pet, PetDraft, PetId, PetStatus } from './pet.js'
+
+/** One page request to the store: pets with an id above `after`, optionally of one status. */
+export interface PetListQuery {
+  readonly limit: number
+  readonly status?: PetStatus
+  readonly after?: PetId
+}
+
+/**
+ * The storage port. Every adapter must pass test/contract/pet-repository.contract.ts:
+ * - insert assigns a new positive id, unique across every instance sharing the store and never
+ *   reused, and resolves only once the pet is durably stored (as durable as the adapter can be);
+ * - findById answers None for an id no pet has;
+ * - list returns pets in ascending id order, only ids above `after`, only `status` when given, and at
+ *   most `limit` of them, at a cost that grows with `limit`, not with the number of pets;
+ * - ready answers whether the store can serve requests now;
+ * - every call may fail with StoreUnavailable, and fails within a bounded time rather than hang.
+ */
+export interface PetRepository {
+  readonly insert: (draft: PetDraft) => TE.TaskEither<StoreUnavailable, Pet>
+  readonly findById: (id: PetId) => TE.TaskEither<StoreUnavailable, O.Option<Pet>>
+  readonly list: (query: PetListQuery) => TE.TaskEither<StoreUnavailable, ReadonlyArray<Pet>>
+  readonly ready: () => TE.TaskEither<StoreUnavailable, void>
+}

@@ -1,0 +1,17 @@
+import { createPet } from './create-pet.js'
+import { getPet } from './get-pet.js'
+import { listPets } from './list-pets.js'
+import type { PetRepository } from './pet-repository.js'
+
+/** The three operations of the spec, bound to their ports: what a driver (HTTP, tests) calls. */
+export interface PetUseCases {
+  readonly listPets: ReturnType<typeof listPets>
+  readonly createPet: ReturnType<typeof createPet>
+  readonly getPet: ReturnType<typeof getPet>
+}
+
+export const petUseCases = (deps: { readonly pets: PetRepository }): PetUseCases => ({
+  listPets: listPets(deps),
+  createPet: createPet(deps),
+  getPet: getPet(deps),
+})

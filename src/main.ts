@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
+import * as E from 'fp-ts/Either'
+import pino from 'pino'
+import { staticKeyAuthenticator } from '../adapters/auth/static-key-authenticator.js'
+import { buildApp } from '../adapters/http/app.js'
+import { cursorCodec } from '../adapters/http/cursor.js'
+import { memoryPetRepository } from '../adapters/memory/memory-pet-repository.js'
+import { petUseCases } from './domain/use-cases.js'
+import { type Config, readConfig } from './config.js'
+
+/** How long shutdown waits for requests in flight before closing their connections. */
+const SHUTDOWN_DEADLINE_MS = 10_000
+
+const generateKey = (): string => randomBytes(24).toString('base64url')
+
+/**
+ * The one secret ever printed: a key generated for this development run, once, on stderr, outside
+ * the JSON log stream on stdout.
+ */
+const printDevelopmentKeyBanner = (key: string, url: string): void => {
+  process.stderr.write(
+    [
+      '',
+      '  No PETSTORE_API_KEYS configured: generated a development API key for this run.',
+      `  API key: ${key}`,
+      `  Try:     curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
+      '',
+      '',
+    ].join('\n'),
+  )
+}
+
+const start = (config: Config): void => {
+  const logger = pino({ level: config.logLevel })
+  const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
+  const app = buildApp({
+    useCases: petUseCases({ pets: memoryPetRepository() }),
+    authenticator: staticKeyAuthenticator(keys),
+    logger,
+    cursors: cursorCodec(config.cursorSecret),
+    maxBodyBytes: config.maxBodyBytes,
+  })
+  const handle = app.callback()
+  // Koa's handler answers its own failures; nothing is left for the returned promise to report.
+  const server = createServer((request, response) => void handle(request, response))
+
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    logger.fatal({ code: error.code }, `cannot listen on ${config.host}:${config.port}: ${error.code ?? error.message}`)
+    process.exit(1)
+  })
+  server.listen(config.port, config.host, () => {
+    const address = server.address()
+    const port = typeof address === 'object' && address !== null ? address.port : config.port
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host
+    const url = `http://${host}:${port}`
+    if (config.apiKeys.source === 'generated') printDevelopmentKeyBanner(config.apiKeys.key, url)
+    logger.info({ url, store: 'memory' }, `listening on ${url}`)
+  })
+
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, 'shutting down: no new connections; answering requests in flight')
+    const deadline = setTimeout(() => {
+      logger.warn('shutdown deadline passed; closing the remaining connections')
+      server.closeAllConnections()
+    }, SHUTDOWN_DEADLINE_MS)
+    deadline.unref()
+    // close() stops accepting and, since Node 19, also closes idle keep-alive connections.
+    server.close(() => {
+      logger.info('stopped')
+      process.exit(0)
+    })
+  }
+  process.once('SIGTERM', shutdown)
+  process.once('SIGINT', shutdown)
+}
+
+const config = readConfig(process.env, generateKey)
+if (E.isLeft(config)) {
+  process.stderr.write(`petstore: cannot start:\n${config.left.map((problem) => `  - ${problem}`).join('\n')}\n`)
+  process.exit(1)
+}
+start(config.right)
