@@ -48,7 +48,7 @@ export const jsonBody = (limitBytes: number): Middleware => {
   })
   return async (ctx, next) => {
     const type = ctx.is('application/json')
-    if (type === null) {
+    if (type === null || ctx.request.length === 0) {
       return sendFailure(ctx, malformedJson('the request body is empty; send a JSON object'))
     }
     if (type === false) {

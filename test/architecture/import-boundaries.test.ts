@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { ESLint as ESLintClass, Linter } from 'eslint'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+
+const ROOT = resolve(__dirname, '../../..')
+
+interface Modules {
+  readonly ESLint: typeof ESLintClass
+  readonly boundaries: Linter.Config[]
+}
+
+/** The same rules `npm run lint` applies (eslint.boundaries.mjs), loaded as ES modules. */
+const load = async (): Promise<Modules> => {
+  const eslint = (await import('eslint')) as { ESLint: typeof ESLintClass }
+  const boundaries = (await import(pathToFileURL(resolve(ROOT, 'eslint.boundaries.mjs')).href)) as { default: Linter.Config[] }
+  return { ESLint: eslint.ESLint, boundaries: boundaries.default }
+}
+
+/** Lints `code` as if it were the file at `filePath`, with the boundary rules only. */
+const violations = async (code: string, filePath: string): Promise<string[]> => {
+  const { ESLint, boundaries } = await load()
+  const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: boundaries })
+  const [result] = await eslint.lintText(code, { filePath: resolve(ROOT, filePath) })
+  return (result?.messages ?? []).map((message) => `${message.ruleId ?? 'parse'}: ${message.message}`)
+}
+
+const Boundaries = suite('import boundaries')
+
+Boundaries('catches a forbidden import planted in src/domain', async () => {
+  const planted = readFileSync(resolve(ROOT, 'test/fixtures/domain-imports-koa.ts.txt'), 'utf8')
+  const found = await violations(planted, 'src/domain/planted.ts')
+  assert.is(found.length, 1)
+  assert.match(found[0] ?? '', /^no-restricted-imports: .*src\/domain is pure/)
+})
+
+Boundaries('forbids the domain adapters, mongodb, node I/O and the composition root', async () => {
+  for (const source of ['../../adapters/memory/memory-pet-repository.js', 'mongodb', 'node:fs', 'fs', 'node:http', '@koa/router', 'pino', '../config.js', '../main.js']) {
+    const found = await violations(`import '${source}'\n`, 'src/domain/planted.ts')
+    assert.is(found.length, 1, source)
+  }
+})
+
+Boundaries('allows the domain fp-ts, io-ts and its own modules', async () => {
+  const code = "import * as t from 'io-ts'\nimport * as TE from 'fp-ts/TaskEither'\nimport { pipe } from 'fp-ts/function'\nimport { Pet } from './pet.js'\n"
+  assert.equal(await violations(code, 'src/domain/planted.ts'), [])
+})
+
+Boundaries('forbids an adapter to import another adapter or the composition root', async () => {
+  for (const source of ['../memory/memory-pet-repository.js', '../../src/main.js', '../../src/config.js']) {
+    assert.is((await violations(`import '${source}'\n`, 'adapters/http/planted.ts')).length, 1, source)
+  }
+  assert.equal(await violations("import { Pet } from '../../src/domain/pet.js'\nimport Koa from 'koa'\n", 'adapters/http/planted.ts'), [])
+})
+
+Boundaries('finds no violation in the real src/domain and adapters', async () => {
+  const { ESLint, boundaries } = await load()
+  const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: boundaries })
+  const results = await eslint.lintFiles(['src/domain/**/*.ts', 'adapters/**/*.ts'])
+  assert.ok(results.length >= 10, `linted ${results.length} files`)
+  assert.equal(results.flatMap((result) => result.messages.map((message) => `${result.filePath}: ${message.message}`)), [])
+})
+
+Boundaries.run()

@@ -1,0 +1,122 @@
+import * as assert from 'uvu/assert'
+import { aNewPet } from '../support/pet-builder.js'
+import { apiSuite, assertError } from '../support/api-suite.js'
+
+const CreatePet = apiSuite('POST /v1/pets')
+
+CreatePet('When the request is valid, then 201 returns the Pet with a service-assigned id and its Location', async ({ api }) => {
+  const response = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex', categoryId: 7, status: 'pending' }) })
+  assert.is(response.status, 201)
+  assert.equal(response.body, { id: 1, name: 'Rex', categoryId: 7, status: 'pending' })
+  assert.is(response.headers.get('location'), '/v1/pets/1')
+  assert.is(response.headers.get('cache-control'), 'no-store')
+  const fetched = await api.request('GET', '/v1/pets/1')
+  assert.equal(fetched.body, response.body)
+})
+
+CreatePet('When status is omitted, then the pet is stored and returned as available', async ({ api }) => {
+  const response = await api.request('POST', '/v1/pets', { body: { name: 'Rex', categoryId: 7 } })
+  assert.equal(response.body, { id: 1, name: 'Rex', categoryId: 7, status: 'available' })
+  assert.equal((await api.request('GET', '/v1/pets/1')).body, response.body)
+})
+
+CreatePet('When the client sends an id or unknown fields, then they are ignored and not echoed', async ({ api }) => {
+  const response = await api.request('POST', '/v1/pets', { body: aNewPet({ id: 42, owner: 'me' }) })
+  assert.equal(response.body, { id: 1, name: 'Rex', categoryId: 1, status: 'available' })
+})
+
+CreatePet('When the body lacks name or categoryId, then 400 names the missing field', async ({ api }) => {
+  assert.match(assertError(await api.request('POST', '/v1/pets', { body: { categoryId: 1 } }), 400, 'invalid_body'), 'name: is required')
+  assert.match(assertError(await api.request('POST', '/v1/pets', { body: { name: 'Rex' } }), 400, 'invalid_body'), 'categoryId: is required')
+})
+
+CreatePet('When a field has an invalid value, then 400 names the field and the reason', async ({ api }) => {
+  const cases: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
+    [aNewPet({ status: 'lost' }), 'status: must be one of available, pending, sold'],
+    [aNewPet({ name: '' }), 'name: must not be empty'],
+    [aNewPet({ name: 'x'.repeat(201) }), 'name: must be at most 200 characters'],
+    [aNewPet({ categoryId: '7' }), 'categoryId: must be an integer'],
+    [aNewPet({ categoryId: 1.5 }), 'categoryId: must be an integer'],
+  ]
+  for (const [body, problem] of cases) {
+    assert.match(assertError(await api.request('POST', '/v1/pets', { body }), 400, 'invalid_body'), problem)
+  }
+  assert.equal((await api.request('GET', '/v1/pets')).body, [])
+})
+
+CreatePet('When categoryId is beyond 2^53, then 400 rather than a silently rounded number', async ({ api }) => {
+  const response = await api.request('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":9007199254740993}', headers: { 'content-type': 'application/json' } })
+  assert.match(assertError(response, 400, 'invalid_body'), 'categoryId')
+})
+
+CreatePet('When the name has a lone surrogate, then 400', async ({ api }) => {
+  const response = await api.request('POST', '/v1/pets', { body: '{"name":"Rex\\ud800","categoryId":1}', headers: { 'content-type': 'application/json' } })
+  assert.match(assertError(response, 400, 'invalid_body'), 'well-formed Unicode')
+})
+
+CreatePet('When the name is any well-formed Unicode, then it is stored and returned exactly', async ({ api }) => {
+  const name = '  Zoë e\u0301 🐕‍🦺 "quoted" \\ </script>  '
+  const created = await api.request('POST', '/v1/pets', { body: aNewPet({ name }) })
+  assert.is((created.body as { name: string }).name, name)
+  assert.is(((await api.request('GET', '/v1/pets/1')).body as { name: string }).name, name)
+})
+
+CreatePet('When the JSON is malformed, then 400 invalid_json', async ({ api }) => {
+  const response = await api.request('POST', '/v1/pets', { body: '{"name": "Rex",', headers: { 'content-type': 'application/json' } })
+  assert.match(assertError(response, 400, 'invalid_json'), 'not valid JSON')
+})
+
+CreatePet('When the body is empty, then 400 invalid_json', async ({ api }) => {
+  assertError(await api.request('POST', '/v1/pets', { headers: { 'content-type': 'application/json' } }), 400, 'invalid_json')
+  assertError(await api.request('POST', '/v1/pets'), 400, 'invalid_json')
+})
+
+CreatePet('When the body is JSON but not an object, then 400 invalid_body', async ({ api }) => {
+  for (const text of ['[]', '"Rex"', '42', 'null', 'true']) {
+    const response = await api.request('POST', '/v1/pets', { body: text, headers: { 'content-type': 'application/json' } })
+    assert.match(assertError(response, 400, 'invalid_body'), 'the body must be a JSON object')
+  }
+})
+
+CreatePet('When the body carries a __proto__ key, then 400 and nothing is stored', async ({ api }) => {
+  const response = await api.request('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1,"__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } })
+  assertError(response, 400, 'invalid_json')
+  assert.equal((await api.request('GET', '/v1/pets')).body, [])
+})
+
+CreatePet('When the content type is not application/json, then 415 and the body is not parsed', async ({ api }) => {
+  const body = JSON.stringify(aNewPet())
+  for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/merge-patch+json']) {
+    assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': type } }), 415, 'unsupported_media_type')
+  }
+  assertError(await api.request('POST', '/v1/pets', { body: new TextEncoder().encode(body) }), 415, 'unsupported_media_type')
+  assert.equal((await api.request('GET', '/v1/pets')).body, [])
+})
+
+CreatePet('When application/json carries parameters, then it is accepted; a charset other than UTF-8 is 415', async ({ api }) => {
+  const body = JSON.stringify(aNewPet())
+  assert.is((await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json; charset=utf-8' } })).status, 201)
+  assert.is((await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'Application/JSON' } })).status, 201)
+  assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json; charset=iso-8859-1' } }), 415, 'unsupported_media_type')
+})
+
+CreatePet('When the body exceeds 1 MiB, then 413 payload_too_large', async ({ api }) => {
+  const body = JSON.stringify(aNewPet({ padding: 'x'.repeat(1024 * 1024) }))
+  assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large')
+})
+
+CreatePet('When many creates run concurrently, then no pet is lost and no id is shared', async ({ api }) => {
+  const responses = await Promise.all(Array.from({ length: 50 }, (_, index) => api.request('POST', '/v1/pets', { body: aNewPet({ name: `pet ${index}` }) })))
+  const ids = responses.map((response) => (response.body as { id: number }).id)
+  assert.is(new Set(ids).size, 50)
+  const listed = (await api.request('GET', '/v1/pets?limit=100')).body as ReadonlyArray<{ id: number }>
+  assert.equal(listed.map((pet) => pet.id), [...ids].sort((a, b) => a - b))
+})
+
+CreatePet('When pets are created, then ids are positive, increasing and never reused', async ({ api }) => {
+  const ids: number[] = []
+  for (let index = 0; index < 3; index += 1) ids.push(((await api.request('POST', '/v1/pets', { body: aNewPet() })).body as { id: number }).id)
+  assert.equal(ids, [1, 2, 3])
+})
+
+CreatePet.run()

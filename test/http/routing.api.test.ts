@@ -1,0 +1,77 @@
+import * as E from 'fp-ts/Either'
+import * as assert from 'uvu/assert'
+import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
+import { apiSuite, assertError } from '../support/api-suite.js'
+
+const Routing = apiSuite('Routing, methods and common headers')
+
+Routing('When a path under /v1 is unknown, then 404 route_not_found with a key', async ({ api }) => {
+  assertError(await api.request('GET', '/v1/store/orders'), 404, 'route_not_found')
+  assertError(await api.request('GET', '/v1/pets/1/owner'), 404, 'route_not_found')
+})
+
+Routing('When a path outside /v1 is unknown, then 404 route_not_found without a key', async ({ api }) => {
+  assertError(await api.request('GET', '/pets', { key: false }), 404, 'route_not_found')
+})
+
+Routing('When a method is not supported, then 405 with Allow', async ({ api }) => {
+  for (const method of ['PUT', 'PATCH', 'DELETE']) {
+    const list = await api.request(method, '/v1/pets')
+    assertError(list, 405, 'method_not_allowed')
+    assert.is(list.headers.get('allow'), 'GET, HEAD, POST')
+    const one = await api.request(method, '/v1/pets/1')
+    assertError(one, 405, 'method_not_allowed')
+    assert.is(one.headers.get('allow'), 'GET, HEAD')
+  }
+})
+
+Routing('When OPTIONS is sent with a key, then 204 with Allow', async ({ api }) => {
+  const response = await api.request('OPTIONS', '/v1/pets')
+  assert.is(response.status, 204)
+  assert.is(response.headers.get('allow'), 'GET, HEAD, POST')
+  assert.is(response.text, '')
+})
+
+Routing('When HEAD is sent to the list, then it answers like GET without a body', async ({ api }) => {
+  const response = await api.request('HEAD', '/v1/pets')
+  assert.is(response.status, 200)
+  assert.is(response.text, '')
+})
+
+Routing('Every response carries nosniff and no X-Powered-By', async ({ api }) => {
+  for (const [method, path, key] of [['GET', '/v1/pets', undefined], ['GET', '/v1/pets', false], ['GET', '/nowhere', false], ['DELETE', '/v1/pets', undefined]] as const) {
+    const response = await api.request(method, path, key === false ? { key } : {})
+    assert.is(response.headers.get('x-content-type-options'), 'nosniff')
+    assert.is(response.headers.get('x-powered-by'), null)
+  }
+})
+
+Routing.run()
+
+const Failures = apiSuite('Unexpected failures', {
+  pets: {
+    ...memoryPetRepository(),
+    list: () => () => Promise.reject(new Error('boom at /secret/path/store.ts:12')),
+  },
+})
+
+Failures('When something fails unexpectedly, then 500 internal_error with a generic message', async ({ api }) => {
+  const response = await api.request('GET', '/v1/pets')
+  const message = assertError(response, 500, 'internal_error')
+  assert.not.match(message, 'boom')
+  assert.not.match(response.text, '/secret/path')
+})
+
+Failures.run()
+
+const Unavailable = apiSuite('Store unavailable', {
+  pets: { ...memoryPetRepository(), list: () => async () => E.left({ _tag: 'StoreUnavailable', detail: 'timeout' } as const) },
+})
+
+Unavailable('When the store is unavailable, then 503 service_unavailable with Retry-After', async ({ api }) => {
+  const response = await api.request('GET', '/v1/pets')
+  assertError(response, 503, 'service_unavailable')
+  assert.is(response.headers.get('retry-after'), '5')
+})
+
+Unavailable.run()

@@ -1,0 +1,79 @@
+import { request } from 'node:http'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { send, TEST_KEY } from '../support/start-api.js'
+import { spawnService, waitForUrl } from '../support/spawn-service.js'
+
+const Main = suite('npm start (src/main.ts)')
+
+Main('When no keys are configured outside production, then it prints a generated key with a curl line once, on stderr', async () => {
+  const service = spawnService({})
+  const url = await waitForUrl(service)
+  const key = /API key: (\S+)/.exec(service.stderr())?.[1] ?? ''
+  assert.match(service.stderr(), `curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`)
+  assert.is((await send(url, 'GET', '/v1/pets', { key })).status, 200)
+  assert.not.match(service.stdout(), key)
+  service.child.kill('SIGTERM')
+  assert.is(await service.exited, 0)
+})
+
+Main('When keys are configured, then it serves them and never prints them', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, LOG_LEVEL: 'trace' })
+  const url = await waitForUrl(service)
+  assert.is((await send(url, 'GET', '/v1/pets')).status, 200)
+  assert.is((await send(url, 'GET', '/v1/pets', { key: 'wrong-key-0123456789' })).status, 401)
+  service.child.kill('SIGTERM')
+  assert.is(await service.exited, 0)
+  assert.not.match(service.stdout() + service.stderr(), TEST_KEY)
+})
+
+Main('When NODE_ENV=production and no keys are configured, then it refuses to start naming PETSTORE_API_KEYS', async () => {
+  const service = spawnService({ NODE_ENV: 'production' })
+  assert.is(await service.exited, 1)
+  assert.match(service.stderr(), 'PETSTORE_API_KEYS must list at least one API key when NODE_ENV=production')
+})
+
+Main('When a setting is invalid, then it stops naming the variable', async () => {
+  const service = spawnService({ PORT: 'abc' })
+  assert.is(await service.exited, 1)
+  assert.match(service.stderr(), 'PORT must be an integer from 0 to 65535')
+})
+
+Main('When the port is taken, then it stops with a message instead of a stack trace', async () => {
+  const first = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
+  const port = new URL(await waitForUrl(first)).port
+  const second = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PORT: port })
+  assert.is(await second.exited, 1)
+  assert.match(second.stdout(), 'EADDRINUSE')
+  first.child.kill('SIGTERM')
+  assert.is(await first.exited, 0)
+})
+
+Main('When SIGTERM arrives during a request, then that request is answered and the process exits 0', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
+  const url = new URL(await waitForUrl(service))
+  const body = JSON.stringify({ name: 'Rex', categoryId: 1 })
+  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const pending = request(
+      { host: url.hostname, port: url.port, method: 'POST', path: '/v1/pets', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-length': body.length } },
+      (response) => {
+        let text = ''
+        response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }))
+      },
+    )
+    pending.on('error', reject)
+    // Half the body now, so the request is in flight when the signal arrives; the rest after it.
+    pending.write(body.slice(0, 5))
+    setTimeout(() => {
+      service.child.kill('SIGTERM')
+      setTimeout(() => pending.end(body.slice(5)), 200)
+    }, 200)
+  })
+  const { status, text } = await answer
+  assert.is(status, 201)
+  assert.equal(JSON.parse(text), { id: 1, name: 'Rex', categoryId: 1, status: 'available' })
+  assert.is(await service.exited, 0)
+})
+
+Main.run()

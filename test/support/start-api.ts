@@ -1,0 +1,87 @@
+import type { AddressInfo } from 'node:net'
+import { createServer, type Server } from 'node:http'
+import pino from 'pino'
+import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
+import { type AppOptions, buildApp } from '../../adapters/http/app.js'
+import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
+import type { PetRepository } from '../../src/domain/pet-repository.js'
+import { petUseCases } from '../../src/domain/use-cases.js'
+
+export const TEST_KEY = 'test-key-0123456789abcdef'
+export const OTHER_KEY = 'other-key-0123456789abcdef'
+
+export interface ApiResponse {
+  readonly status: number
+  readonly headers: Headers
+  /** Parsed JSON, or undefined when the response had no body. */
+  readonly body: unknown
+  readonly text: string
+}
+
+export interface RequestOptions {
+  readonly headers?: Record<string, string>
+  /** An object is sent as JSON with Content-Type application/json; a string or bytes as given. */
+  readonly body?: unknown
+  /** false: send no Authorization header. Default: the test key. */
+  readonly key?: string | false
+}
+
+export interface RunningApi {
+  readonly baseUrl: string
+  readonly request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>
+  readonly close: () => Promise<void>
+}
+
+const encodeBody = (body: unknown): { body?: string | Uint8Array; contentType?: string } => {
+  if (body === undefined) return {}
+  if (typeof body === 'string' || body instanceof Uint8Array) return { body }
+  return { body: JSON.stringify(body), contentType: 'application/json' }
+}
+
+/** Sends one request with fetch and reads the whole answer. */
+export const send = async (baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> => {
+  const { body, contentType } = encodeBody(options.body)
+  const headers: Record<string, string> = {}
+  if (contentType !== undefined) headers['content-type'] = contentType
+  if (options.key !== false) headers.authorization = `Bearer ${options.key ?? TEST_KEY}`
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...headers, ...options.headers },
+    ...(body === undefined ? {} : { body }),
+  })
+  const text = await response.text()
+  const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json')
+  return { status: response.status, headers: response.headers, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined, text }
+}
+
+const listen = (server: Server): Promise<string> =>
+  new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+  })
+
+/**
+ * Boots the real app (memory repository, static-key authenticator with TEST_KEY and OTHER_KEY) on an
+ * ephemeral port. Options override any part of the wiring.
+ */
+export const startApi = async (
+  options: Partial<AppOptions> & { readonly pets?: PetRepository } = {},
+): Promise<RunningApi> => {
+  const app = buildApp({
+    useCases: petUseCases({ pets: options.pets ?? memoryPetRepository() }),
+    authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
+    logger: pino({ level: 'silent' }),
+    ...options,
+  })
+  const handle = app.callback()
+  const server = createServer((request, response) => void handle(request, response))
+  const baseUrl = await listen(server)
+  return {
+    baseUrl,
+    request: (method, path, requestOptions) => send(baseUrl, method, path, requestOptions),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
