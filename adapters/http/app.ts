@@ -7,7 +7,10 @@ import { authenticate } from './auth.js'
 import { type CursorCodec, cursorCodec } from './cursor.js'
 import { FailureSignal, sendFailure } from './error-response.js'
 import { internalError, methodNotAllowed, routeNotFound } from './http-failures.js'
+import { docsRoutes, OPENAPI_PATH } from './docs-routes.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
+import { loadOpenApiDocument } from './openapi-document.js'
+import { requestLog } from './request-log.js'
 import { petRoutes } from './routes.js'
 
 export interface AppOptions {
@@ -17,6 +20,8 @@ export interface AppOptions {
   /** Shared by every instance behind one load balancer; random per process when omitted. */
   readonly cursors?: CursorCodec
   readonly maxBodyBytes?: number
+  /** The contract served at /v1/openapi.json; docs/openapi.yaml when omitted. */
+  readonly openApiDocument?: unknown
 }
 
 const API_PREFIX = '/v1'
@@ -47,9 +52,10 @@ const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 /** What the router did not answer: 204 to OPTIONS, 405 to a wrong method, 404 to an unknown path. */
 const unmatched =
-  (router: Router): Middleware =>
+  (routers: ReadonlyArray<Router>): Middleware =>
   (ctx) => {
-    const methods = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))
+    const layers = routers.flatMap((router) => router.match(ctx.path, ctx.method).path)
+    const methods = new Set(layers.flatMap((layer) => layer.methods))
     const allow = METHOD_ORDER.filter((method) => methods.has(method))
     if (allow.length === 0) return sendFailure(ctx, routeNotFound(ctx.method, ctx.path))
     if (ctx.method === 'OPTIONS') {
@@ -67,17 +73,20 @@ export const buildApp = (options: AppOptions): Koa => {
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   })
+  const docs = docsRoutes(options.openApiDocument ?? loadOpenApiDocument())
   const requireKey = authenticate(options.authenticator)
   const app = new Koa()
   app.silent = true
+  app.use(requestLog(options.logger))
   app.use(baseHeaders)
   app.use(errorBoundary(options.logger))
   // Authenticate before routing, so that without a key nothing reveals which routes exist.
   app.use(async (ctx, next) => {
-    if (isUnderApi(ctx.path)) await requireKey(ctx, next)
+    if (isUnderApi(ctx.path) && ctx.path !== OPENAPI_PATH) await requireKey(ctx, next)
     else await next()
   })
+  app.use(docs.routes())
   app.use(router.routes())
-  app.use(unmatched(router))
+  app.use(unmatched([docs, router]))
   return app
 }

@@ -8,7 +8,7 @@ export type PetStatus = (typeof PET_STATUSES)[number]
 /** What createPet assigns when the client omits `status` (docs/decisions.md). */
 export const DEFAULT_STATUS: PetStatus = 'available'
 
-/** Longest accepted name, counted in UTF-16 code units as JavaScript and JSON Schema's maxLength do. */
+/** Longest accepted name, counted in Unicode code points as JSON Schema's maxLength counts them. */
 export const MAX_NAME_LENGTH = 200
 
 const required = (input: unknown, problem: string): string => (input === undefined ? 'is required' : problem)
@@ -20,11 +20,12 @@ export const PetStatus = ruleCodec<PetStatus>('PetStatus', (input) =>
   isPetStatus(input) ? undefined : required(input, `must be one of ${PET_STATUSES.join(', ')}`),
 )
 
-/** A non-empty, well-formed Unicode string of at most MAX_NAME_LENGTH code units, kept byte-exact. */
+/** A non-empty, well-formed Unicode string of at most MAX_NAME_LENGTH code points, kept byte-exact. */
 export const PetName = ruleCodec<string>('PetName', (input) => {
   if (typeof input !== 'string') return required(input, 'must be a string')
   if (input.length === 0) return 'must not be empty'
-  if (input.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`
+  // A string of at most MAX code units has at most MAX code points: count them only when needed.
+  if (input.length > MAX_NAME_LENGTH && [...input].length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`
   if (!input.isWellFormed()) return 'must be well-formed Unicode (it contains a lone surrogate)'
   return undefined
 })

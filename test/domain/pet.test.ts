@@ -35,6 +35,12 @@ NewPetRules('keeps the name exactly as sent', () => {
   }
 })
 
+NewPetRules('counts the name length in code points, so 200 emoji are accepted', () => {
+  const name = '🐕'.repeat(MAX_NAME_LENGTH)
+  assert.equal(decodeNewPet({ name, categoryId: 1 }), E.right({ name, categoryId: 1, status: 'available' }))
+  assert.equal(problemsOf({ name: `${name}🐕`, categoryId: 1 }), [`name: must be at most ${MAX_NAME_LENGTH} characters`])
+})
+
 NewPetRules('accepts zero, negative and the largest safe categoryId', () => {
   for (const categoryId of [0, -5, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]) {
     assert.ok(E.isRight(decodeNewPet({ name: 'Rex', categoryId })), String(categoryId))

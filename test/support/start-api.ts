@@ -6,6 +6,7 @@ import { type AppOptions, buildApp } from '../../adapters/http/app.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
+import { contractChecker } from './contract-checker.js'
 
 export const TEST_KEY = 'test-key-0123456789abcdef'
 export const OTHER_KEY = 'other-key-0123456789abcdef'
@@ -38,7 +39,16 @@ const encodeBody = (body: unknown): { body?: string | Uint8Array; contentType?: 
   return { body: JSON.stringify(body), contentType: 'application/json' }
 }
 
-/** Sends one request with fetch and reads the whole answer. */
+/** Built once per test process: every response any HTTP test receives is checked against the contract. */
+let checker: ReturnType<typeof contractChecker> | undefined
+
+const assertFollowsContract = async (method: string, path: string, response: ApiResponse): Promise<void> => {
+  checker ??= contractChecker()
+  const problems = (await checker)(method, path, response)
+  if (problems.length > 0) throw new Error(`the response breaks docs/openapi.yaml:\n  ${problems.join('\n  ')}`)
+}
+
+/** Sends one request with fetch, reads the whole answer and checks it against the contract. */
 export const send = async (baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> => {
   const { body, contentType } = encodeBody(options.body)
   const headers: Record<string, string> = {}
@@ -51,7 +61,9 @@ export const send = async (baseUrl: string, method: string, path: string, option
   })
   const text = await response.text()
   const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json')
-  return { status: response.status, headers: response.headers, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined, text }
+  const answer = { status: response.status, headers: response.headers, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined, text }
+  await assertFollowsContract(method, path, answer)
+  return answer
 }
 
 const listen = (server: Server): Promise<string> =>
