@@ -51,6 +51,16 @@ const apiKeysSetting = (env: Env, generateKey: () => string): Read<ApiKeys> => {
     : E.right({ source: 'configured', keys })
 }
 
+const MIN_CURSOR_SECRET_LENGTH = 16
+
+const cursorSecretSetting = (env: Env): Read<string | undefined> => {
+  const secret = env.PETSTORE_CURSOR_SECRET
+  if (secret === undefined || secret === '') return E.right(undefined)
+  return secret.length >= MIN_CURSOR_SECRET_LENGTH
+    ? E.right(secret)
+    : E.left(`PETSTORE_CURSOR_SECRET must be at least ${MIN_CURSOR_SECRET_LENGTH} characters`)
+}
+
 const logLevelSetting = (env: Env): Read<string> => {
   const level = env.LOG_LEVEL ?? 'info'
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
@@ -61,16 +71,18 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
   const port = integerSetting(env, 'PORT', DEFAULT_PORT, 0, 65535)
   const maxBodyBytes = integerSetting(env, 'PETSTORE_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1, 100 * 1024 * 1024)
   const apiKeys = apiKeysSetting(env, generateKey)
+  const cursorSecret = cursorSecretSetting(env)
   const logLevel = logLevelSetting(env)
-  if (E.isLeft(port) || E.isLeft(maxBodyBytes) || E.isLeft(apiKeys) || E.isLeft(logLevel)) {
-    return E.left([port, maxBodyBytes, apiKeys, logLevel].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
+  if (E.isLeft(port) || E.isLeft(maxBodyBytes) || E.isLeft(apiKeys) || E.isLeft(cursorSecret) || E.isLeft(logLevel)) {
+    const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel]
+    return E.left(reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
   }
   return E.right({
     port: port.right,
     host: env.HOST === undefined || env.HOST === '' ? DEFAULT_HOST : env.HOST,
     apiKeys: apiKeys.right,
     maxBodyBytes: maxBodyBytes.right,
-    cursorSecret: env.PETSTORE_CURSOR_SECRET === '' ? undefined : env.PETSTORE_CURSOR_SECRET,
+    cursorSecret: cursorSecret.right,
     logLevel: logLevel.right,
   })
 }

@@ -46,7 +46,10 @@ const start = (config: Config): void => {
   const server = createServer((request, response) => void handle(request, response))
 
   server.on('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal({ code: error.code }, `cannot listen on ${config.host}:${config.port}: ${error.code ?? error.message}`)
+    logger.fatal(
+      { code: error.code },
+      `cannot listen on ${config.host}:${config.port} (check HOST and PORT): ${error.code ?? error.message}`,
+    )
     process.exit(1)
   })
   server.listen(config.port, config.host, () => {
@@ -65,7 +68,9 @@ const start = (config: Config): void => {
       server.closeAllConnections()
     }, SHUTDOWN_DEADLINE_MS)
     deadline.unref()
-    // close() stops accepting and, since Node 19, also closes idle keep-alive connections.
+    // close() stops accepting and closes idle keep-alive connections; connections still busy become
+    // idle once answered, so they are swept until none is left.
+    setInterval(() => server.closeIdleConnections(), 50).unref()
     server.close(() => {
       logger.info('stopped')
       process.exit(0)

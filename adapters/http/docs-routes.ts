@@ -45,7 +45,7 @@ export const DOCS_CSP =
 
 /** The published contract (no authentication: it reveals nothing secret) and its reference page. */
 export const docsRoutes = (openApiDocument: unknown): Router => {
-  const router = new Router()
+  const router = new Router({ sensitive: true })
   const documentJson = JSON.stringify(openApiDocument)
   const assetDirectory = getAbsoluteFSPath()
   const assetCache = new Map<string, Buffer>()

@@ -82,8 +82,14 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
   }
 }
 
+/** Where sendFailure leaves the failure for the request log, which writes what clients never see. */
+export interface FailureState {
+  failure?: Failure
+}
+
 /** Writes a failure as the response: status, Error body, its headers, and never a cached copy. */
 export const sendFailure = (ctx: Context, failure: Failure): void => {
+  ;(ctx.state as FailureState).failure = failure
   const { body, headers } = toErrorResponse(failure)
   ctx.status = body.status
   ctx.set(headers)

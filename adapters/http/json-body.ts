@@ -7,9 +7,12 @@ import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 const MAX_PARSER_DETAIL = 120
+const EMPTY_BODY = 'the request body is empty; send a JSON object'
 
 interface BodyParserError {
   readonly type?: string
+  readonly status?: number
+  readonly code?: string
 }
 
 /** The body parser (co-body, raw-body) reports problems by `type`; each becomes a client error. */
@@ -18,15 +21,13 @@ const fromParserError = (error: unknown, limitBytes: number): HttpFailure => {
   if (error instanceof SyntaxError) {
     return malformedJson(`the body is not valid JSON: ${error.message.slice(0, MAX_PARSER_DETAIL)}`)
   }
-  const { type } = (typeof error === 'object' && error !== null ? error : {}) as BodyParserError
-  switch (type) {
-    case 'entity.too.large':
-      return payloadTooLarge(limitBytes)
-    case 'encoding.unsupported':
-      return unsupportedMediaType('unsupported Content-Encoding: send identity, gzip, deflate or br')
-    default:
-      return malformedJson('the body could not be read completely (aborted or wrong Content-Length)')
-  }
+  const { type, status, code } = (typeof error === 'object' && error !== null ? error : {}) as BodyParserError
+  if (type === 'entity.too.large') return payloadTooLarge(limitBytes)
+  // inflation refuses an unknown Content-Encoding with status 415 and no type.
+  if (status === 415) return unsupportedMediaType('unsupported Content-Encoding: send identity, gzip, deflate or br')
+  // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR, ...) mean the compressed body is corrupt.
+  if (code?.startsWith('Z_') === true) return malformedJson('the body could not be decoded with its Content-Encoding')
+  return malformedJson('the body could not be read completely (aborted or wrong Content-Length)')
 }
 
 const isUtf8 = (charset: string): boolean => /^utf-?8$/i.test(charset)
@@ -48,9 +49,7 @@ export const jsonBody = (limitBytes: number): Middleware => {
   })
   return async (ctx, next) => {
     const type = ctx.is('application/json')
-    if (type === null || ctx.request.length === 0) {
-      return sendFailure(ctx, malformedJson('the request body is empty; send a JSON object'))
-    }
+    if (type === null || ctx.request.length === 0) return sendFailure(ctx, malformedJson(EMPTY_BODY))
     if (type === false) {
       return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
     }
@@ -58,6 +57,10 @@ export const jsonBody = (limitBytes: number): Middleware => {
     if (charset !== '' && !isUtf8(charset)) {
       return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
     }
-    await parse(ctx, next)
+    // An empty body can also arrive with a length of 0 or chunked; it is only known once read.
+    await parse(ctx, async () => {
+      if (ctx.request.rawBody === '') return sendFailure(ctx, malformedJson(EMPTY_BODY))
+      await next()
+    })
   }
 }

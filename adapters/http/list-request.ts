@@ -1,7 +1,7 @@
 import type { ParsedUrlQuery } from 'node:querystring'
 import * as E from 'fp-ts/Either'
 import { type InvalidParameter, invalidParameter } from '../../src/domain/errors.js'
-import type { ListPetsRequest } from '../../src/domain/list-pets.js'
+import { decodeListRequest, type ListPetsRequest } from '../../src/domain/list-pets.js'
 import type { CursorCodec } from './cursor.js'
 
 const LIST_PARAMETERS = ['limit', 'status', 'after']
@@ -29,7 +29,10 @@ export const readListRequest = (
     } else if (name === 'limit') request.limit = value
     else request.status = value
   }
-  return problems.length > 0 ? E.left(invalidParameter(problems)) : E.right(request)
+  if (problems.length === 0) return E.right(request)
+  // Name every problem at once, also those of the values, which the domain would otherwise report next.
+  const values = decodeListRequest(request)
+  return E.left(invalidParameter([...(E.isLeft(values) ? values.left.problems : []), ...problems]))
 }
 
 /** The `next` link of a page: the same limit and status as the request, continuing after `after`. */

@@ -3,6 +3,7 @@ import type { RouterContext } from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { AuthState } from './auth.js'
+import type { FailureState } from './error-response.js'
 
 /** An incoming X-Request-Id is kept when it is short and plain enough to be safe in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
@@ -15,7 +16,7 @@ export const requestIdOf = (incoming: string): string => (SANE_REQUEST_ID.test(i
  * is returned in X-Request-Id on every response.
  */
 export const requestLog =
-  (logger: Logger): Middleware<AuthState> =>
+  (logger: Logger): Middleware<AuthState & FailureState> =>
   async (ctx, next) => {
     const started = performance.now()
     const requestId = requestIdOf(ctx.get('X-Request-Id'))
@@ -25,6 +26,7 @@ export const requestLog =
     } finally {
       // @koa/router records the matched pattern on the context; undefined when no route matched.
       const route = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
+      const failure = ctx.state.failure
       logger.info(
         {
           requestId,
@@ -33,6 +35,8 @@ export const requestLog =
           status: ctx.status,
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
           keyId: ctx.state.client?.keyId ?? null,
+          ...(failure === undefined ? {} : { failure: failure._tag }),
+          ...(failure?._tag === 'StoreUnavailable' ? { detail: failure.detail } : {}),
         },
         'request',
       )

@@ -16,7 +16,8 @@ export interface RoutesOptions {
 
 /** The three operations of the spec: request in, use case, response out. No rules live here. */
 export const petRoutes = ({ useCases, cursors, maxBodyBytes }: RoutesOptions): Router => {
-  const router = new Router({ prefix: '/v1' })
+  // Case-sensitive, like the /v1 check that decides authentication: /V1/pets must not reach a route.
+  const router = new Router({ prefix: '/v1', sensitive: true })
 
   router.get('listPets', '/pets', async (ctx) => {
     const request = readListRequest(ctx.query, cursors)

@@ -23,7 +23,7 @@ Config('uses the documented defaults and generates a key outside production', ()
 
 Config('reads every setting from the environment', () => {
   const config = readConfig(
-    { PORT: '9090', HOST: '0.0.0.0', PETSTORE_API_KEYS: `${KEY}, second-key-0123456789`, PETSTORE_MAX_BODY_BYTES: '2048', PETSTORE_CURSOR_SECRET: 's', LOG_LEVEL: 'warn' },
+    { PORT: '9090', HOST: '0.0.0.0', PETSTORE_API_KEYS: `${KEY}, second-key-0123456789`, PETSTORE_MAX_BODY_BYTES: '2048', PETSTORE_CURSOR_SECRET: 'cursor-secret-0123456789', LOG_LEVEL: 'warn' },
     generated,
   )
   assert.equal(
@@ -33,7 +33,7 @@ Config('reads every setting from the environment', () => {
       host: '0.0.0.0',
       apiKeys: { source: 'configured', keys: [KEY, 'second-key-0123456789'] },
       maxBodyBytes: 2048,
-      cursorSecret: 's',
+      cursorSecret: 'cursor-secret-0123456789',
       logLevel: 'warn',
     }),
   )
@@ -44,13 +44,17 @@ Config('refuses to start in production without keys', () => {
 })
 
 Config('names each invalid variable, and never the key', () => {
-  const result = readConfig({ PORT: 'abc', PETSTORE_API_KEYS: 'short-key', PETSTORE_MAX_BODY_BYTES: '0', LOG_LEVEL: 'loud' }, generated)
+  const result = readConfig(
+    { PORT: 'abc', PETSTORE_API_KEYS: 'short-key', PETSTORE_MAX_BODY_BYTES: '0', PETSTORE_CURSOR_SECRET: 'short', LOG_LEVEL: 'loud' },
+    generated,
+  )
   assert.equal(
     result,
     E.left([
       'PORT must be an integer from 0 to 65535',
       'PETSTORE_MAX_BODY_BYTES must be an integer from 1 to 104857600',
       'PETSTORE_API_KEYS is invalid: key 1 is shorter than 16 characters',
+      'PETSTORE_CURSOR_SECRET must be at least 16 characters',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     ]),
   )

@@ -42,6 +42,14 @@ Auth('Every operation requires authentication, also unknown paths and wrong meth
   }
 })
 
+Auth('When the path prefix is written in another case, then no route answers and nothing is served without a key', async ({ api }) => {
+  for (const [method, path] of [['GET', '/V1/pets'], ['POST', '/V1/pets'], ['GET', '/V1/PETS/1'], ['GET', '/v1/PETS']] as const) {
+    const response = await api.request(method, path, { key: false, body: method === 'POST' ? { name: 'Rex', categoryId: 1 } : undefined })
+    assert.ok(response.status === 401 || response.status === 404, `${method} ${path}: ${response.status}`)
+  }
+  assert.equal((await api.request('GET', '/v1/pets')).body, [])
+})
+
 Auth('When the key is wrong on createPet, then nothing is stored', async ({ api }) => {
   await api.request('POST', '/v1/pets', { key: 'wrong-key-0123456789abcdef', body: { name: 'Rex', categoryId: 1 } })
   assert.equal((await api.request('GET', '/v1/pets')).body, [])

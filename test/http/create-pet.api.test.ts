@@ -1,4 +1,6 @@
+import { gzipSync } from 'node:zlib'
 import * as assert from 'uvu/assert'
+import { TEST_KEY } from '../support/start-api.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 
@@ -69,6 +71,29 @@ CreatePet('When the JSON is malformed, then 400 invalid_json', async ({ api }) =
 CreatePet('When the body is empty, then 400 invalid_json', async ({ api }) => {
   assertError(await api.request('POST', '/v1/pets', { headers: { 'content-type': 'application/json' } }), 400, 'invalid_json')
   assertError(await api.request('POST', '/v1/pets'), 400, 'invalid_json')
+})
+
+CreatePet('When the body is empty but chunked, then 400 invalid_json', async ({ api }) => {
+  const empty = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() })
+  const response = await fetch(`${api.baseUrl}/v1/pets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+    body: empty,
+    duplex: 'half',
+  })
+  assert.is(response.status, 400)
+  assert.is(((await response.json()) as { code: string }).code, 'invalid_json')
+})
+
+CreatePet('When the Content-Encoding is unsupported, then 415; when the compressed body is corrupt, then 400', async ({ api }) => {
+  const body = JSON.stringify(aNewPet())
+  assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'compress' } }), 415, 'unsupported_media_type')
+  assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }), 400, 'invalid_json')
+})
+
+CreatePet('When the body is gzip-compressed JSON, then it is accepted', async ({ api }) => {
+  const body = gzipSync(JSON.stringify(aNewPet()))
+  assert.is((await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })).status, 201)
 })
 
 CreatePet('When the body is JSON but not an object, then 400 invalid_body', async ({ api }) => {

@@ -86,6 +86,11 @@ ListPets('When an unknown or operator-shaped parameter is given, then 400 names 
   }
 })
 
+ListPets('When several parameters are wrong, then 400 names every one of them', async ({ api }) => {
+  const message = assertError(await api.request('GET', '/v1/pets?limit=x&status=lost&page=2'), 400, 'invalid_parameter')
+  for (const name of ['limit: ', 'status: ', 'page: ']) assert.match(message, name)
+})
+
 ListPets('When more pets match than the limit, then a Link rel=next keeps limit and status; the last page has none', async ({ api }) => {
   await createPets(api, 7, () => 'sold')
   const first = await api.request('GET', '/v1/pets?limit=3&status=sold')

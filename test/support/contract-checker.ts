@@ -20,7 +20,9 @@ const UNROUTED_STATUSES: Readonly<Record<number, string>> = { 401: 'unauthorized
  * be declared for the operation (the document has no `default`), every header the document marks
  * required must be present, every declared header valid, and the body valid against its schema (Pet
  * and Error allow no extra properties). HEAD is checked as the GET it mirrors, without a body.
- * A request no operation matches must be a 401 or 404 Error. Returns the problems found.
+ * A request under /v1 that no operation matches must be a 401 or 404 Error. Outside /v1 (the
+ * reference page, later health and metrics) the document describes nothing, so there only an error
+ * answer is checked: it must be a valid Error. Returns the problems found.
  */
 export const contractChecker = async (document: unknown = loadOpenApiDocument()) => {
   const backend = await new OpenAPIBackend({
@@ -55,8 +57,12 @@ export const contractChecker = async (document: unknown = loadOpenApiDocument())
       headers: {},
       query: Object.fromEntries(searchParams),
     })
-    const body: unknown = response.text === '' ? undefined : (JSON.parse(response.text) as unknown)
-    if (operation === undefined) return checkUnrouted(response, body)
+    const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json')
+    const body: unknown = response.text === '' ? undefined : isJson ? (JSON.parse(response.text) as unknown) : response.text
+    if (operation === undefined) {
+      const underApi = pathname === API_ROOT || pathname.startsWith(`${API_ROOT}/`)
+      return underApi || response.status >= 400 ? checkUnrouted(response, body) : []
+    }
 
     const where = `${method} ${pathname} → ${response.status}`
     const declared = (operation.responses ?? {})[String(response.status)] as ResponseObject | undefined

@@ -1,0 +1,72 @@
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { withChromium } from '../support/chromium.js'
+import { aNewPet } from '../support/pet-builder.js'
+import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
+
+interface Context {
+  api: RunningApi
+  browser: Browser
+  page: Page
+}
+
+const NAME = 'The reference page in Chromium'
+const DocsInBrowser = suite<Context>(NAME, {} as Context)
+
+withChromium(
+  NAME,
+  (executablePath) => {
+    DocsInBrowser.before(async (context) => {
+      context.api = await startApi()
+      context.browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] })
+    })
+    DocsInBrowser.before.each(async (context) => {
+      context.page = await context.browser.newPage()
+    })
+    DocsInBrowser.after.each(async (context) => {
+      await context.page.close()
+    })
+    DocsInBrowser.after(async (context) => {
+      await context.browser.close()
+      await context.api.close()
+    })
+
+    DocsInBrowser('shows the three operations, getPet marked deprecated, with no console errors', async ({ api, page }) => {
+      const errors: string[] = []
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text())
+      })
+      page.on('pageerror', (error) => errors.push(error.message))
+      await page.goto(`${api.baseUrl}/docs`)
+      for (const operation of ['listPets', 'createPet', 'getPet']) {
+        await page.locator(`#operations-pets-${operation}`).waitFor({ timeout: 15_000 })
+      }
+      assert.ok(await page.locator('#operations-pets-getPet.opblock-deprecated').isVisible())
+      assert.not.ok(await page.locator('#operations-pets-listPets.opblock-deprecated').isVisible())
+      assert.equal(errors, [])
+    })
+
+    DocsInBrowser('answers a request made from the page with a key', async ({ api, page }) => {
+      await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Seen-From-The-Browser' }) })
+      await page.goto(`${api.baseUrl}/docs`)
+      await page.locator('button.authorize').first().click()
+      await page.locator('.modal-ux input').first().fill(TEST_KEY)
+      await page.locator('.modal-ux button.authorize').click()
+      await page.locator('.modal-ux button.btn-done').click()
+      await page.locator('#operations-pets-listPets .opblock-summary-control').click()
+      await page.locator('#operations-pets-listPets button.execute').click()
+      const status = page.locator('#operations-pets-listPets .live-responses-table tr.response .response-col_status').first()
+      await status.waitFor({ timeout: 15_000 })
+      assert.is((await status.innerText()).trim(), '200')
+      assert.match(await page.locator('#operations-pets-listPets .live-responses-table').innerText(), 'Seen-From-The-Browser')
+    })
+  },
+  (message) => {
+    DocsInBrowser('Chromium is available (required when CI=true)', () => {
+      assert.unreachable(message)
+    })
+  },
+)
+
+DocsInBrowser.run()

@@ -1,0 +1,85 @@
+import * as E from 'fp-ts/Either'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { keyIdOf } from '../../adapters/auth/static-key-authenticator.js'
+import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
+import { capturedLogger } from '../support/captured-logger.js'
+import { aNewPet } from '../support/pet-builder.js'
+import { OTHER_KEY, startApi, TEST_KEY } from '../support/start-api.js'
+
+const RequestLog = suite('Request logs and X-Request-Id')
+
+RequestLog('writes one JSON line per request with method, route, status, duration, request id and key id', async () => {
+  const log = capturedLogger()
+  const api = await startApi({ logger: log.logger })
+  try {
+    const response = await api.request('GET', '/v1/pets/7', { headers: { 'x-request-id': 'trace-abc-123' } })
+    assert.is(response.headers.get('x-request-id'), 'trace-abc-123')
+    const lines = log.lines().filter((line) => line.msg === 'request')
+    assert.is(lines.length, 1)
+    const line = lines[0] ?? {}
+    assert.equal(
+      { requestId: line.requestId, method: line.method, route: line.route, status: line.status, keyId: line.keyId, failure: line.failure },
+      { requestId: 'trace-abc-123', method: 'GET', route: '/v1/pets/:petId', status: 404, keyId: keyIdOf(TEST_KEY), failure: 'PetNotFound' },
+    )
+    assert.type(line.durationMs, 'number')
+  } finally {
+    await api.close()
+  }
+})
+
+RequestLog('generates a request id when the incoming one is missing or not sane, and returns it on every response', async () => {
+  const api = await startApi()
+  try {
+    const ids = new Set<string>()
+    for (const incoming of [undefined, '', 'has spaces', 'x'.repeat(200)]) {
+      const response = await api.request('GET', '/nowhere', { key: false, ...(incoming === undefined ? {} : { headers: { 'x-request-id': incoming } }) })
+      const id = response.headers.get('x-request-id') ?? ''
+      assert.match(id, /^[0-9a-f-]{36}$/)
+      ids.add(id)
+    }
+    assert.is(ids.size, 4)
+  } finally {
+    await api.close()
+  }
+})
+
+RequestLog('never logs a key or the Authorization header, at the most verbose level, whatever is sent', async () => {
+  const log = capturedLogger()
+  const failing = { ...memoryPetRepository(), list: () => () => Promise.reject(new Error('driver failure')) }
+  const api = await startApi({ logger: log.logger, pets: failing })
+  const sentKeys = [TEST_KEY, OTHER_KEY, 'wrong-key-0123456789abcdef']
+  try {
+    await api.request('POST', '/v1/pets', { body: aNewPet() })
+    await api.request('GET', '/v1/pets/1', { key: OTHER_KEY })
+    await api.request('GET', '/v1/pets/1', { key: 'wrong-key-0123456789abcdef' })
+    await api.request('GET', '/v1/pets', { key: false, headers: { authorization: `Basic ${TEST_KEY}` } })
+    await api.request('GET', '/v1/pets', { key: false, headers: { authorization: `Bearer ${TEST_KEY} ${OTHER_KEY}` } })
+    const failed = await api.request('GET', '/v1/pets')
+    assert.is(failed.status, 500)
+  } finally {
+    await api.close()
+  }
+  const lines = log.lines()
+  assert.ok(lines.filter((line) => line.msg === 'request').length >= 6, 'request lines were captured')
+  assert.ok(lines.some((line) => line.level === 50), 'the 500 was logged as an error')
+  for (const key of sentKeys) assert.not.match(log.raw(), key)
+  assert.not.match(log.raw().toLowerCase(), 'authorization')
+})
+
+RequestLog('logs why the store was unavailable, which the client is not told', async () => {
+  const log = capturedLogger()
+  const down = { ...memoryPetRepository(), list: () => async () => E.left({ _tag: 'StoreUnavailable', detail: 'connection refused' } as const) }
+  const api = await startApi({ logger: log.logger, pets: down })
+  try {
+    const response = await api.request('GET', '/v1/pets')
+    assert.is(response.status, 503)
+    assert.not.match(response.text, 'connection refused')
+  } finally {
+    await api.close()
+  }
+  const line = log.lines().find((entry) => entry.msg === 'request')
+  assert.is(line?.detail, 'connection refused')
+})
+
+RequestLog.run()

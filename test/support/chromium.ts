@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs'
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
+
+/** Debian's Chromium (npm cannot download a browser here); CHROMIUM_PATH overrides the search. */
+export const findChromium = (): string | undefined => {
+  const configured = process.env.CHROMIUM_PATH
+  if (configured !== undefined && configured !== '') return existsSync(configured) ? configured : undefined
+  return CANDIDATES.find((path) => existsSync(path))
+}
+
+/**
+ * Registers browser tests when Chromium is present. Without it they are skipped with one line saying
+ * why, except with CI=true, where a missing browser is a failure: CI installs it (.ci/run).
+ */
+export const withChromium = (suiteName: string, register: (executablePath: string) => void, fail: (message: string) => void): void => {
+  const executablePath = findChromium()
+  if (executablePath !== undefined) return register(executablePath)
+  const message = `${suiteName}: skipped, Chromium not found (install Debian's chromium or set CHROMIUM_PATH)`
+  if (process.env.CI === 'true') fail(message)
+  else console.log(message)
+}
