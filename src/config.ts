@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either'
+import ConnectionString from 'mongodb-connection-string-url'
 import { DEFAULT_MAX_BODY_BYTES } from '../adapters/http/json-body.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
@@ -6,7 +7,19 @@ export type ApiKeys =
   | { readonly source: 'configured'; readonly keys: ReadonlyArray<string> }
   | { readonly source: 'generated'; readonly key: string }
 
+/** Which PetRepository adapter the service runs on. */
+export type StoreConfig =
+  | { readonly kind: 'memory' }
+  | {
+      readonly kind: 'mongodb'
+      readonly uri: string
+      readonly dbName: string
+      readonly timeoutMs: number
+      readonly writeConcern: 'majority' | number
+    }
+
 export interface Config {
+  readonly store: StoreConfig
   readonly port: number
   readonly host: string
   readonly apiKeys: ApiKeys
@@ -61,6 +74,44 @@ const cursorSecretSetting = (env: Env): Read<string | undefined> => {
     : E.left(`PETSTORE_CURSOR_SECRET must be at least ${MIN_CURSOR_SECRET_LENGTH} characters`)
 }
 
+const DEFAULT_MONGODB_TIMEOUT_MS = 2000
+
+const dbNameOf = (uri: string): Read<string> => {
+  try {
+    const database = decodeURIComponent(new ConnectionString(uri).pathname.replace(/^\//, ''))
+    return database === '' ? E.left('MONGODB_URI names no database: add one to its path or set MONGODB_DB') : E.right(database)
+  } catch {
+    return E.left('MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)')
+  }
+}
+
+const writeConcernSetting = (env: Env): Read<'majority' | number> => {
+  const text = env.PETSTORE_MONGODB_WRITE_CONCERN ?? 'majority'
+  if (text === 'majority') return E.right('majority')
+  return /^[0-9]$/.test(text) ? E.right(Number(text)) : E.left('PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (0-9)')
+}
+
+const storeSetting = (env: Env): Read<StoreConfig> => {
+  const kind = env.PETSTORE_STORE ?? ''
+  if (kind === '') {
+    return env.NODE_ENV === 'production'
+      ? E.left('PETSTORE_STORE must be set when NODE_ENV=production: the default in-memory store loses every pet on restart (set mongodb, or memory on purpose)')
+      : E.right({ kind: 'memory' })
+  }
+  if (kind === 'memory') return E.right({ kind: 'memory' })
+  if (kind !== 'mongodb') return E.left('PETSTORE_STORE must be memory or mongodb')
+  const uri = env.MONGODB_URI ?? ''
+  if (uri === '') return E.left('MONGODB_URI is required when PETSTORE_STORE=mongodb')
+  const explicitDb = env.MONGODB_DB ?? ''
+  const dbName = explicitDb === '' ? dbNameOf(uri) : E.right(explicitDb)
+  const timeoutMs = integerSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 60_000)
+  const writeConcern = writeConcernSetting(env)
+  if (E.isLeft(dbName)) return dbName
+  if (E.isLeft(timeoutMs)) return timeoutMs
+  if (E.isLeft(writeConcern)) return writeConcern
+  return E.right({ kind: 'mongodb', uri, dbName: dbName.right, timeoutMs: timeoutMs.right, writeConcern: writeConcern.right })
+}
+
 const logLevelSetting = (env: Env): Read<string> => {
   const level = env.LOG_LEVEL ?? 'info'
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
@@ -68,16 +119,18 @@ const logLevelSetting = (env: Env): Read<string> => {
 
 /** Reads every setting and reports every problem at once, each naming its variable. */
 export const readConfig = (env: Env, generateKey: () => string): E.Either<ReadonlyArray<string>, Config> => {
+  const store = storeSetting(env)
   const port = integerSetting(env, 'PORT', DEFAULT_PORT, 0, 65535)
   const maxBodyBytes = integerSetting(env, 'PETSTORE_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1, 100 * 1024 * 1024)
   const apiKeys = apiKeysSetting(env, generateKey)
   const cursorSecret = cursorSecretSetting(env)
   const logLevel = logLevelSetting(env)
-  if (E.isLeft(port) || E.isLeft(maxBodyBytes) || E.isLeft(apiKeys) || E.isLeft(cursorSecret) || E.isLeft(logLevel)) {
-    const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel]
+  if (E.isLeft(store) || E.isLeft(port) || E.isLeft(maxBodyBytes) || E.isLeft(apiKeys) || E.isLeft(cursorSecret) || E.isLeft(logLevel)) {
+    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel]
     return E.left(reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
   }
   return E.right({
+    store: store.right,
     port: port.right,
     host: env.HOST === undefined || env.HOST === '' ? DEFAULT_HOST : env.HOST,
     apiKeys: apiKeys.right,

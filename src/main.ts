@@ -5,9 +5,9 @@ import pino from 'pino'
 import { staticKeyAuthenticator } from '../adapters/auth/static-key-authenticator.js'
 import { buildApp } from '../adapters/http/app.js'
 import { cursorCodec } from '../adapters/http/cursor.js'
-import { memoryPetRepository } from '../adapters/memory/memory-pet-repository.js'
 import { petUseCases } from './domain/use-cases.js'
 import { type Config, readConfig } from './config.js'
+import { openStore } from './store.js'
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const SHUTDOWN_DEADLINE_MS = 10_000
@@ -34,8 +34,11 @@ const printDevelopmentKeyBanner = (key: string, url: string): void => {
 const start = (config: Config): void => {
   const logger = pino({ level: config.logLevel })
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
+  const store = openStore(config.store)
+  let draining = false
   const app = buildApp({
-    useCases: petUseCases({ pets: memoryPetRepository() }),
+    useCases: petUseCases({ pets: store.repository }),
+    health: { ready: store.repository.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
     logger,
     cursors: cursorCodec(config.cursorSecret),
@@ -58,10 +61,11 @@ const start = (config: Config): void => {
     const host = config.host.includes(':') ? `[${config.host}]` : config.host
     const url = `http://${host}:${port}`
     if (config.apiKeys.source === 'generated') printDevelopmentKeyBanner(config.apiKeys.key, url)
-    logger.info({ url, store: 'memory' }, `listening on ${url}`)
+    logger.info({ url, store: config.store.kind }, `listening on ${url}`)
   })
 
   const shutdown = (signal: string): void => {
+    draining = true
     logger.info({ signal }, 'shutting down: no new connections; answering requests in flight')
     const deadline = setTimeout(() => {
       logger.warn('shutdown deadline passed; closing the remaining connections')
@@ -72,8 +76,14 @@ const start = (config: Config): void => {
     // idle once answered, so they are swept until none is left.
     setInterval(() => server.closeIdleConnections(), 50).unref()
     server.close(() => {
-      logger.info('stopped')
-      process.exit(0)
+      // The requests in flight are answered; only now may the store go.
+      store
+        .close()
+        .catch((error: unknown) => logger.warn({ err: error }, 'closing the store failed'))
+        .finally(() => {
+          logger.info('stopped')
+          process.exit(0)
+        })
     })
   }
   process.once('SIGTERM', shutdown)

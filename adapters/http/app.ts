@@ -6,6 +6,7 @@ import type { PetUseCases } from '../../src/domain/use-cases.js'
 import { authenticate } from './auth.js'
 import { type CursorCodec, cursorCodec } from './cursor.js'
 import { FailureSignal, sendFailure } from './error-response.js'
+import { type HealthOptions, healthRoutes } from './health-routes.js'
 import { internalError, methodNotAllowed, routeNotFound } from './http-failures.js'
 import { docsRoutes, OPENAPI_PATH } from './docs-routes.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
@@ -22,6 +23,8 @@ export interface AppOptions {
   readonly maxBodyBytes?: number
   /** The contract served at /v1/openapi.json; docs/openapi.yaml when omitted. */
   readonly openApiDocument?: unknown
+  /** Readiness of the store for /readyz, and whether shutdown has begun. */
+  readonly health: HealthOptions
 }
 
 const API_PREFIX = '/v1'
@@ -74,6 +77,7 @@ export const buildApp = (options: AppOptions): Koa => {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   })
   const docs = docsRoutes(options.openApiDocument ?? loadOpenApiDocument())
+  const health = healthRoutes(options.health)
   const requireKey = authenticate(options.authenticator)
   const app = new Koa()
   app.silent = true
@@ -85,8 +89,9 @@ export const buildApp = (options: AppOptions): Koa => {
     if (isUnderApi(ctx.path) && ctx.path !== OPENAPI_PATH) await requireKey(ctx, next)
     else await next()
   })
+  app.use(health.routes())
   app.use(docs.routes())
   app.use(router.routes())
-  app.use(unmatched([docs, router]))
+  app.use(unmatched([health, docs, router]))
   return app
 }

@@ -11,6 +11,7 @@ Config('uses the documented defaults and generates a key outside production', ()
   assert.equal(
     readConfig({}, generated),
     E.right({
+      store: { kind: 'memory' },
       port: 8080,
       host: '127.0.0.1',
       apiKeys: { source: 'generated', key: 'generated-key-for-tests' },
@@ -29,6 +30,7 @@ Config('reads every setting from the environment', () => {
   assert.equal(
     config,
     E.right({
+      store: { kind: 'memory' },
       port: 9090,
       host: '0.0.0.0',
       apiKeys: { source: 'configured', keys: [KEY, 'second-key-0123456789'] },
@@ -40,7 +42,44 @@ Config('reads every setting from the environment', () => {
 })
 
 Config('refuses to start in production without keys', () => {
-  assert.equal(readConfig({ NODE_ENV: 'production' }, generated), E.left(['PETSTORE_API_KEYS must list at least one API key when NODE_ENV=production']))
+  assert.equal(
+    readConfig({ NODE_ENV: 'production', PETSTORE_STORE: 'memory' }, generated),
+    E.left(['PETSTORE_API_KEYS must list at least one API key when NODE_ENV=production']),
+  )
+})
+
+Config('refuses the implicit in-memory store in production, saying every pet would be lost', () => {
+  const result = readConfig({ NODE_ENV: 'production', PETSTORE_API_KEYS: KEY }, generated)
+  assert.ok(E.isLeft(result) && /PETSTORE_STORE must be set when NODE_ENV=production: .*loses every pet on restart/.test(result.left.join()))
+  assert.ok(E.isRight(readConfig({ NODE_ENV: 'production', PETSTORE_API_KEYS: KEY, PETSTORE_STORE: 'memory' }, generated)))
+})
+
+Config('reads the MongoDB settings, the database from the URI or MONGODB_DB', () => {
+  const fromUri = readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017/pets?replicaSet=rs0' }, generated)
+  assert.equal(E.isRight(fromUri) && fromUri.right.store, {
+    kind: 'mongodb',
+    uri: 'mongodb://db.example:27017/pets?replicaSet=rs0',
+    dbName: 'pets',
+    timeoutMs: 2000,
+    writeConcern: 'majority',
+  })
+  const explicit = readConfig(
+    { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb+srv://cluster.example/', MONGODB_DB: 'other', PETSTORE_MONGODB_TIMEOUT_MS: '1000', PETSTORE_MONGODB_WRITE_CONCERN: '1' },
+    generated,
+  )
+  assert.equal(E.isRight(explicit) && explicit.right.store, { kind: 'mongodb', uri: 'mongodb+srv://cluster.example/', dbName: 'other', timeoutMs: 1000, writeConcern: 1 })
+})
+
+Config('names each missing or malformed MongoDB setting', () => {
+  const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
+    [{ PETSTORE_STORE: 'postgres' }, 'PETSTORE_STORE must be memory or mongodb'],
+    [{ PETSTORE_STORE: 'mongodb' }, 'MONGODB_URI is required when PETSTORE_STORE=mongodb'],
+    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'http://db.example/pets' }, 'MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)'],
+    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017' }, 'MONGODB_URI names no database: add one to its path or set MONGODB_DB'],
+    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_TIMEOUT_MS: 'soon' }, 'PETSTORE_MONGODB_TIMEOUT_MS must be an integer from 100 to 60000'],
+    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_WRITE_CONCERN: 'all' }, 'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (0-9)'],
+  ]
+  for (const [env, problem] of cases) assert.equal(readConfig(env, generated), E.left([problem]), problem)
 })
 
 Config('names each invalid variable, and never the key', () => {

@@ -78,8 +78,10 @@ const listen = (server: Server): Promise<string> =>
 export const startApi = async (
   options: Partial<AppOptions> & { readonly pets?: PetRepository } = {},
 ): Promise<RunningApi> => {
+  const pets = options.pets ?? memoryPetRepository()
   const app = buildApp({
-    useCases: petUseCases({ pets: options.pets ?? memoryPetRepository() }),
+    useCases: petUseCases({ pets }),
+    health: { ready: pets.ready, draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
     logger: pino({ level: 'silent' }),
     ...options,

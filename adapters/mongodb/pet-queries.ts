@@ -1,0 +1,37 @@
+import type { PetId, PetStatus } from '../../src/domain/pet.js'
+import type { PetListQuery } from '../../src/domain/pet-repository.js'
+
+/**
+ * Every document sent to MongoDB is built here, from validated domain values only: a number id, a
+ * PetStatus, a limit. Nothing from a request reaches a query as it came, so no operator can be smuggled in.
+ */
+
+export const PETS_COLLECTION = 'pets'
+export const COUNTERS_COLLECTION = 'counters'
+/** The counter document that hands out pet ids. */
+export const PET_ID_COUNTER = 'pets'
+
+/** Serves listing by status in id order; listing without status and get use the `_id` index. */
+export const STATUS_INDEX = { key: { status: 1, _id: 1 }, name: 'status_1__id_1' } as const
+
+export const ID_ORDER = { _id: 1 } as const
+
+export const PET_PROJECTION = { _id: 1, name: 1, categoryId: 1, status: 1 } as const
+
+export const byIdFilter = (id: PetId): { _id: number } => ({ _id: id })
+
+export interface ListFilter {
+  readonly status?: PetStatus
+  readonly _id?: { readonly $gt: number }
+}
+
+/** Keyset paging: ids above `after`, optionally one status; never `skip`. */
+export const listFilter = (query: PetListQuery): ListFilter => ({
+  ...(query.status === undefined ? {} : { status: query.status }),
+  ...(query.after === undefined ? {} : { _id: { $gt: query.after } }),
+})
+
+export const counterFilter = { _id: PET_ID_COUNTER } as const
+
+/** Advances the counter by `count` ids; the upsert creates it on first use. */
+export const counterUpdate = (count: number): { $inc: { next: number } } => ({ $inc: { next: count } })

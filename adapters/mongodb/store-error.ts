@@ -1,0 +1,8 @@
+import { type StoreUnavailable, storeUnavailable } from '../../src/domain/errors.js'
+
+/** Any driver failure (no server, timeout, write concern) becomes StoreUnavailable with a loggable detail. */
+export const toStoreUnavailable = (operation: string) => (error: unknown): StoreUnavailable => {
+  const name = error instanceof Error ? error.name : 'Error'
+  const message = error instanceof Error ? error.message : String(error)
+  return storeUnavailable(`${operation}: ${name}: ${message}`.slice(0, 500))
+}
