@@ -33,6 +33,27 @@ Main('When NODE_ENV=production and no keys are configured, then it refuses to st
   assert.match(service.stderr(), 'PETSTORE_API_KEYS must list at least one API key when NODE_ENV=production')
 })
 
+Main('When NODE_ENV=production and PETSTORE_STORE is not set, then it refuses, saying every pet would be lost', async () => {
+  const service = spawnService({ NODE_ENV: 'production', PETSTORE_API_KEYS: TEST_KEY })
+  assert.is(await service.exited, 1)
+  assert.match(service.stderr(), 'loses every pet on restart')
+})
+
+Main('When PETSTORE_STORE=mongodb and the database is down, then it starts, answers 503, and stops cleanly on SIGTERM', async () => {
+  const service = spawnService({
+    PETSTORE_API_KEYS: TEST_KEY,
+    PETSTORE_STORE: 'mongodb',
+    MONGODB_URI: 'mongodb://127.0.0.1:1/petstore',
+    PETSTORE_MONGODB_TIMEOUT_MS: '500',
+  })
+  const url = await waitForUrl(service)
+  assert.match(service.stdout(), '"store":"mongodb"')
+  assert.is((await send(url, 'GET', '/readyz', { key: false })).status, 503)
+  assert.is((await send(url, 'GET', '/v1/pets')).status, 503)
+  service.child.kill('SIGTERM')
+  assert.is(await service.exited, 0)
+})
+
 Main('When a setting is invalid, then it stops naming the variable', async () => {
   const service = spawnService({ PORT: 'abc' })
   assert.is(await service.exited, 1)

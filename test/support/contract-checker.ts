@@ -36,16 +36,23 @@ export const contractChecker = async (document: unknown = loadOpenApiDocument())
   }).init()
   const errorSchema = (backend.definition as OpenAPIV3_1.Document).components?.schemas?.Error
 
-  const checkUnrouted = (response: ObservedResponse, body: unknown): string[] => {
-    const code = UNROUTED_STATUSES[response.status]
-    if (code === undefined) return [`status ${response.status} for a path the document does not describe`]
+  /** An Error body whose status is the HTTP status and, when given, whose code is `code`. */
+  const checkError = (response: ObservedResponse, body: unknown, code?: string): string[] => {
     const problems: string[] = []
     const value = body as Record<string, unknown> | undefined
-    if (value?.code !== code || value.status !== response.status) problems.push(`expected an Error with code ${code}`)
+    if (value?.status !== response.status || (code !== undefined && value.code !== code)) {
+      problems.push(`expected an Error with status ${response.status}${code === undefined ? '' : ` and code ${code}`}`)
+    }
     if (errorSchema !== undefined && !backend.validator.getAjv(ValidationContext.Response).validate(errorSchema, body)) {
       problems.push('the body is not an Error')
     }
     return problems
+  }
+
+  const checkUnrouted = (response: ObservedResponse, body: unknown): string[] => {
+    const code = UNROUTED_STATUSES[response.status]
+    if (code === undefined) return [`status ${response.status} for a path the document does not describe`]
+    return checkError(response, body, code)
   }
 
   return (method: string, url: string, response: ObservedResponse): string[] => {
@@ -61,7 +68,8 @@ export const contractChecker = async (document: unknown = loadOpenApiDocument())
     const body: unknown = response.text === '' ? undefined : isJson ? (JSON.parse(response.text) as unknown) : response.text
     if (operation === undefined) {
       const underApi = pathname === API_ROOT || pathname.startsWith(`${API_ROOT}/`)
-      return underApi || response.status >= 400 ? checkUnrouted(response, body) : []
+      if (underApi) return checkUnrouted(response, body)
+      return response.status >= 400 ? checkError(response, body) : []
     }
 
     const where = `${method} ${pathname} → ${response.status}`

@@ -1,0 +1,19 @@
+import { MongoMemoryServer } from 'mongodb-memory-server'
+
+/**
+ * `npm run start:mongo-memory`: a throwaway mongod from mongodb-memory-server (downloaded on first
+ * use, so it needs internet once) and the service wired to it. Data is gone when it stops.
+ */
+const run = async (): Promise<void> => {
+  const mongod = await MongoMemoryServer.create()
+  process.stderr.write(`Started a throwaway mongod at ${mongod.getUri()} (its data is lost when this stops)\n`)
+  process.env.PETSTORE_STORE = 'mongodb'
+  process.env.MONGODB_URI = mongod.getUri('petstore')
+  process.once('exit', () => void mongod.stop())
+  await import('./main.js')
+}
+
+run().catch((error: unknown) => {
+  process.stderr.write(`petstore: cannot start a throwaway mongod: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,79 @@
+import { MongoClient } from 'mongodb'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { ensurePetIndexes, mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
+import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
+import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
+import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
+import { findMongod, type MongodSource, type RunningMongod, startMongod, throwawayDbName } from '../support/mongo-server.js'
+
+/** One mongod for the whole file, started by the first test that needs it and stopped by the last suite. */
+const sharedMongod = (source: Exclude<MongodSource, { kind: 'none' }>) => {
+  let running: Promise<RunningMongod> | undefined
+  return {
+    uri: async () => (await (running ??= startMongod(source))).uri,
+    stop: async () => (running === undefined ? undefined : (await running).stop()),
+  }
+}
+
+/** A fresh throwaway database per test; every client opened on it is closed and the database dropped. */
+const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
+  const dbName = throwawayDbName()
+  const clients: MongoClient[] = []
+  const repositoryOn = async () => {
+    const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect()
+    clients.push(client)
+    await ensurePetIndexes(client.db(dbName))
+    return mongoPetRepository({ db: client.db(dbName) })
+  }
+  return {
+    dbName,
+    repository: await repositoryOn(),
+    sibling: repositoryOn,
+    dispose: async () => {
+      await clients[0]?.db(dbName).dropDatabase()
+      await Promise.all(clients.map((client) => client.close()))
+    },
+  }
+}
+
+/** Which index the query planner chose, from `explain`; COLLSCAN when none. */
+const indexUsedBy = (plan: unknown): string => {
+  const text = JSON.stringify(plan)
+  if (text.includes('"COLLSCAN"')) return 'COLLSCAN'
+  if (text.includes('IDHACK') || text.includes('EXPRESS')) return '_id_'
+  return /"indexName":"([^"]+)"/.exec(text)?.[1] ?? 'unknown'
+}
+
+const source = findMongod()
+if (source.kind === 'none') {
+  console.log(`MongoDB repository tests: skipped, ${source.reason}`)
+} else {
+  const mongod = sharedMongod(source)
+  petRepositoryContract('mongodb', async () => openFixture(await mongod.uri()))
+
+  const Indexes = suite('MongoDB indexes')
+
+  Indexes('list, list by status and get use indexes, never a collection scan', async () => {
+    const fixture = await openFixture(await mongod.uri())
+    const client = await new MongoClient(await mongod.uri()).connect()
+    try {
+      for (let index = 0; index < 50; index += 1) {
+        await fixture.repository.insert({ name: `pet ${index}`, categoryId: 1, status: index % 2 === 0 ? 'sold' : 'pending' })()
+      }
+      const pets = client.db(fixture.dbName).collection<PetDocument>(PETS_COLLECTION)
+      assert.is(indexUsedBy(await pets.find(listFilter({ limit: 20, status: 'sold', after: 10 })).sort(ID_ORDER).limit(21).explain()), 'status_1__id_1')
+      assert.is(indexUsedBy(await pets.find(listFilter({ limit: 20, after: 10 })).sort(ID_ORDER).limit(21).explain()), '_id_')
+      assert.is.not(indexUsedBy(await pets.find(byIdFilter(7)).explain()), 'COLLSCAN')
+    } finally {
+      await client.close()
+      await fixture.dispose()
+    }
+  })
+
+  Indexes.after(async () => {
+    await mongod.stop()
+  })
+
+  Indexes.run()
+}

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+
+/** Where the tests get a mongod, decided before any suite is registered. */
+export type MongodSource =
+  | { readonly kind: 'uri'; readonly uri: string }
+  | { readonly kind: 'binary'; readonly path: string }
+  | { readonly kind: 'none'; readonly reason: string }
+
+export interface RunningMongod {
+  readonly uri: string
+  readonly stop: () => Promise<void>
+}
+
+/** Bounds a first real download on a machine with internet; offline the attempt fails in under a second. */
+const FIND_TIMEOUT_MS = 180_000
+
+const FIND_BINARY = `require('mongodb-memory-server').MongoBinary.getPath().then(
+  (path) => process.stdout.write(path),
+  (error) => { process.stderr.write(String(error.message)); process.exit(1) })`
+
+/**
+ * Decides synchronously, because uvu registers suites synchronously: PETSTORE_TEST_MONGODB_URI when
+ * set (a server on which the suites create and drop throwaway databases), else a mongod binary from
+ * mongodb-memory-server (MONGOMS_SYSTEM_BINARY, its cache, or its download, without retries).
+ */
+export const findMongod = (): MongodSource => {
+  const uri = process.env.PETSTORE_TEST_MONGODB_URI
+  if (uri !== undefined && uri !== '') return { kind: 'uri', uri }
+  const found = spawnSync(process.execPath, ['-e', FIND_BINARY], {
+    env: { ...process.env, MONGOMS_MAX_RETRIES: process.env.MONGOMS_MAX_RETRIES ?? '0' },
+    encoding: 'utf8',
+    timeout: FIND_TIMEOUT_MS,
+  })
+  if (found.status === 0 && found.stdout !== '') return { kind: 'binary', path: found.stdout }
+  const why = `${found.stderr ?? ''}${found.error?.message ?? ''}`.replace(/\s+/g, ' ').trim().slice(0, 200)
+  return { kind: 'none', reason: `no mongod binary could be had (set MONGOMS_SYSTEM_BINARY or PETSTORE_TEST_MONGODB_URI): ${why}` }
+}
+
+/** Starts (or, for a URI, just uses) the mongod the source names. */
+export const startMongod = async (source: Exclude<MongodSource, { kind: 'none' }>): Promise<RunningMongod> => {
+  if (source.kind === 'uri') return { uri: source.uri, stop: async () => undefined }
+  const { MongoMemoryServer } = await import('mongodb-memory-server')
+  const server = await MongoMemoryServer.create({ binary: { systemBinary: source.path } })
+  return { uri: server.getUri(), stop: async () => void (await server.stop()) }
+}
+
+/** A database name no one else uses, which a suite may drop. */
+export const throwawayDbName = (): string => `petstore_test_${randomBytes(6).toString('hex')}`
