@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { createServer } from 'node:http'
 import * as E from 'fp-ts/Either'
 import pino from 'pino'
 import { staticKeyAuthenticator } from '../adapters/auth/static-key-authenticator.js'
 import { buildApp } from '../adapters/http/app.js'
 import { cursorCodec } from '../adapters/http/cursor.js'
+import { createHttpServer } from '../adapters/http/http-server.js'
 import { petUseCases } from './domain/use-cases.js'
 import { type Config, readConfig } from './config.js'
 import { openStore } from './store.js'
@@ -44,9 +44,7 @@ const start = (config: Config): void => {
     cursors: cursorCodec(config.cursorSecret),
     maxBodyBytes: config.maxBodyBytes,
   })
-  const handle = app.callback()
-  // Koa's handler answers its own failures; nothing is left for the returned promise to report.
-  const server = createServer((request, response) => void handle(request, response))
+  const server = createHttpServer(app)
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     logger.fatal(

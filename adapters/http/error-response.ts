@@ -24,6 +24,9 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'internal_error'
   | 'service_unavailable'
+  | 'request_timeout'
+  | 'headers_too_large'
+  | 'bad_request'
 
 export interface ErrorResponse {
   readonly body: ErrorBody
@@ -79,6 +82,12 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       })
     case 'InternalError':
       return response(500, 'internal_error', 'an unexpected error occurred; it has been logged')
+    case 'RequestTimeout':
+      return response(408, 'request_timeout', 'the request was not received in time; the connection is closed')
+    case 'HeadersTooLarge':
+      return response(431, 'headers_too_large', 'the request headers are too large')
+    case 'MalformedRequest':
+      return response(400, 'bad_request', 'the request is not valid HTTP/1.1')
   }
 }
 

@@ -9,6 +9,9 @@ export type HttpFailure =
   | { readonly _tag: 'RouteNotFound'; readonly method: string; readonly path: string }
   | { readonly _tag: 'MethodNotAllowed'; readonly method: string; readonly allow: ReadonlyArray<string> }
   | { readonly _tag: 'InternalError' }
+  | { readonly _tag: 'RequestTimeout' }
+  | { readonly _tag: 'HeadersTooLarge' }
+  | { readonly _tag: 'MalformedRequest' }
 
 export const malformedJson = (problem: string): HttpFailure => ({ _tag: 'MalformedJson', problem })
 export const unsupportedMediaType = (problem: string): HttpFailure => ({ _tag: 'UnsupportedMediaType', problem })
@@ -20,3 +23,6 @@ export const methodNotAllowed = (method: string, allow: ReadonlyArray<string>): 
   allow,
 })
 export const internalError: HttpFailure = { _tag: 'InternalError' }
+export const requestTimeout: HttpFailure = { _tag: 'RequestTimeout' }
+export const headersTooLarge: HttpFailure = { _tag: 'HeadersTooLarge' }
+export const malformedRequest: HttpFailure = { _tag: 'MalformedRequest' }

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net'
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { type AppOptions, buildApp } from '../../adapters/http/app.js'
+import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../../adapters/http/http-server.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
@@ -76,7 +77,7 @@ const listen = (server: Server): Promise<string> =>
  * ephemeral port. Options override any part of the wiring.
  */
 export const startApi = async (
-  options: Partial<AppOptions> & { readonly pets?: PetRepository } = {},
+  options: Partial<AppOptions> & { readonly pets?: PetRepository; readonly limits?: ServerLimits } = {},
 ): Promise<RunningApi> => {
   const pets = options.pets ?? memoryPetRepository()
   const app = buildApp({
@@ -86,8 +87,7 @@ export const startApi = async (
     logger: pino({ level: 'silent' }),
     ...options,
   })
-  const handle = app.callback()
-  const server = createServer((request, response) => void handle(request, response))
+  const server = createHttpServer(app, options.limits ?? DEFAULT_SERVER_LIMITS)
   const baseUrl = await listen(server)
   return {
     baseUrl,

@@ -1,0 +1,57 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { parseRawResponse, rawExchange } from '../support/raw-http.js'
+import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
+
+interface Context {
+  api: RunningApi
+}
+
+const LIMITS = { headersTimeoutMs: 500, requestTimeoutMs: 1000, keepAliveTimeoutMs: 1000, connectionsCheckingIntervalMs: 100 }
+
+const SlowClients = suite<Context>('Slow, abusive and malformed clients', {} as Context)
+
+SlowClients.before.each(async (context) => {
+  context.api = await startApi({ limits: LIMITS })
+})
+SlowClients.after.each(async (context) => {
+  await context.api.close()
+})
+
+const assertJsonError = (text: string, status: number, code: string): void => {
+  const response = parseRawResponse(text)
+  assert.is(response.status, status, text)
+  assert.match(response.headers, /content-type: application\/json/i)
+  assert.equal(response.body, { code, message: (response.body as { message: string }).message, status })
+}
+
+SlowClients('When the headers never finish, then 408 request_timeout after the headers timeout, and others are served meanwhile', async ({ api }) => {
+  const stalled = rawExchange(api.baseUrl, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n')
+  const other = await api.request('GET', '/v1/pets')
+  assert.is(other.status, 200)
+  const { text, elapsedMs } = await stalled
+  assertJsonError(text, 408, 'request_timeout')
+  assert.ok(elapsedMs < 3000, `${Math.round(elapsedMs)} ms`)
+})
+
+SlowClients('When an upload stalls, then it is cut off with 408 and nothing is stored', async ({ api }) => {
+  const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`
+  const stalled = rawExchange(api.baseUrl, head)
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  const { text, elapsedMs } = await stalled
+  assertJsonError(text, 408, 'request_timeout')
+  assert.ok(elapsedMs < 4000, `${Math.round(elapsedMs)} ms`)
+  assert.equal((await api.request('GET', '/v1/pets')).body, [])
+})
+
+SlowClients('When the headers are too large, then 431 headers_too_large', async ({ api }) => {
+  const { text } = await rawExchange(api.baseUrl, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`)
+  assertJsonError(text, 431, 'headers_too_large')
+})
+
+SlowClients('When the request is not valid HTTP, then 400 bad_request', async ({ api }) => {
+  const { text } = await rawExchange(api.baseUrl, 'THIS IS NOT HTTP\r\n\r\n')
+  assertJsonError(text, 400, 'bad_request')
+})
+
+SlowClients.run()

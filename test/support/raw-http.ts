@@ -1,0 +1,38 @@
+import { connect } from 'node:net'
+
+export interface RawExchange {
+  /** Everything the server sent until it closed the connection. */
+  readonly text: string
+  readonly elapsedMs: number
+}
+
+/**
+ * Writes raw bytes to the server (optionally more after a pause) and reads until the server closes
+ * the connection: the way to see what Node answers to requests Koa never gets.
+ */
+export const rawExchange = (baseUrl: string, first: string, options: { readonly later?: string; readonly laterMs?: number; readonly giveUpMs?: number } = {}): Promise<RawExchange> =>
+  new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(baseUrl)
+    const started = performance.now()
+    const socket = connect(Number(port), hostname)
+    let text = ''
+    const giveUp = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`no close within ${options.giveUpMs ?? 10_000} ms; got: ${text}`))
+    }, options.giveUpMs ?? 10_000)
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+    socket.on('error', () => undefined)
+    socket.on('close', () => {
+      clearTimeout(giveUp)
+      resolve({ text, elapsedMs: performance.now() - started })
+    })
+    socket.write(first)
+    if (options.later !== undefined) setTimeout(() => socket.writable && socket.write(options.later ?? ''), options.laterMs ?? 0)
+  })
+
+/** Status and parsed JSON body of a raw HTTP/1.1 response. */
+export const parseRawResponse = (text: string): { status: number; headers: string; body: unknown } => {
+  const [head = '', body = ''] = text.split('\r\n\r\n')
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)
+  return { status, headers: head, body: body === '' ? undefined : (JSON.parse(body) as unknown) }
+}
