@@ -5,7 +5,7 @@ import { ensurePetIndexes, mongoPetRepository } from './mongo-pet-repository.js'
 export interface MongoStoreOptions {
   readonly uri: string
   readonly dbName: string
-  /** Bound on server selection and on every operation, so a dead database gives a 503, never a hang. */
+  /** Bound on server selection, connecting and each reply, so a dead database gives a 503, never a hang. */
   readonly timeoutMs: number
   readonly writeConcern: WriteConcernSettings
 }
@@ -22,10 +22,13 @@ export interface MongoStore {
  * is back. Indexes are created now when possible, and again by every readiness check (idempotent).
  */
 export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
+  // Finding a server, connecting, waiting for a pooled connection and waiting for a reply are each
+  // bounded, so that an unreachable or hung database costs at most about the timeout per request.
   const client = new MongoClient(options.uri, {
     serverSelectionTimeoutMS: options.timeoutMs,
     connectTimeoutMS: options.timeoutMs,
-    timeoutMS: options.timeoutMs,
+    waitQueueTimeoutMS: options.timeoutMs,
+    socketTimeoutMS: options.timeoutMs,
   })
   const db = client.db(options.dbName)
   ensurePetIndexes(db).catch(() => {
