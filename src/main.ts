@@ -1,96 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import * as E from 'fp-ts/Either'
-import pino from 'pino'
-import { staticKeyAuthenticator } from '../adapters/auth/static-key-authenticator.js'
-import { buildApp } from '../adapters/http/app.js'
-import { cursorCodec } from '../adapters/http/cursor.js'
-import { createHttpServer } from '../adapters/http/http-server.js'
-import { petUseCases } from './domain/use-cases.js'
-import { type Config, readConfig } from './config.js'
-import { openStore } from './store.js'
-
-/** How long shutdown waits for requests in flight before closing their connections. */
-const SHUTDOWN_DEADLINE_MS = 10_000
+import { readConfig } from './config.js'
+import { startService } from './service.js'
 
 const generateKey = (): string => randomBytes(24).toString('base64url')
-
-/**
- * The one secret ever printed: a key generated for this development run, once, on stderr, outside
- * the JSON log stream on stdout.
- */
-const printDevelopmentKeyBanner = (key: string, url: string): void => {
-  process.stderr.write(
-    [
-      '',
-      '  No PETSTORE_API_KEYS configured: generated a development API key for this run.',
-      `  API key: ${key}`,
-      `  Try:     curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
-      '',
-      '',
-    ].join('\n'),
-  )
-}
-
-const start = (config: Config): void => {
-  const logger = pino({ level: config.logLevel })
-  const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
-  const store = openStore(config.store)
-  let draining = false
-  const app = buildApp({
-    useCases: petUseCases({ pets: store.repository }),
-    health: { ready: store.repository.ready, draining: () => draining },
-    authenticator: staticKeyAuthenticator(keys),
-    logger,
-    cursors: cursorCodec(config.cursorSecret),
-    maxBodyBytes: config.maxBodyBytes,
-  })
-  const server = createHttpServer(app)
-
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal(
-      { code: error.code },
-      `cannot listen on ${config.host}:${config.port} (check HOST and PORT): ${error.code ?? error.message}`,
-    )
-    process.exit(1)
-  })
-  server.listen(config.port, config.host, () => {
-    const address = server.address()
-    const port = typeof address === 'object' && address !== null ? address.port : config.port
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host
-    const url = `http://${host}:${port}`
-    if (config.apiKeys.source === 'generated') printDevelopmentKeyBanner(config.apiKeys.key, url)
-    logger.info({ url, store: config.store.kind }, `listening on ${url}`)
-  })
-
-  const shutdown = (signal: string): void => {
-    draining = true
-    logger.info({ signal }, 'shutting down: no new connections; answering requests in flight')
-    const deadline = setTimeout(() => {
-      logger.warn('shutdown deadline passed; closing the remaining connections')
-      server.closeAllConnections()
-    }, SHUTDOWN_DEADLINE_MS)
-    deadline.unref()
-    // close() stops accepting and closes idle keep-alive connections; connections still busy become
-    // idle once answered, so they are swept until none is left.
-    setInterval(() => server.closeIdleConnections(), 50).unref()
-    server.close(() => {
-      // The requests in flight are answered; only now may the store go.
-      store
-        .close()
-        .catch((error: unknown) => logger.warn({ err: error }, 'closing the store failed'))
-        .finally(() => {
-          logger.info('stopped')
-          process.exit(0)
-        })
-    })
-  }
-  process.once('SIGTERM', shutdown)
-  process.once('SIGINT', shutdown)
-}
 
 const config = readConfig(process.env, generateKey)
 if (E.isLeft(config)) {
   process.stderr.write(`petstore: cannot start:\n${config.left.map((problem) => `  - ${problem}`).join('\n')}\n`)
   process.exit(1)
 }
-start(config.right)
+startService(config.right)
