@@ -86,9 +86,10 @@ const dbNameOf = (uri: string): Read<string> => {
 }
 
 const writeConcernSetting = (env: Env): Read<'majority' | number> => {
-  const text = env.PETSTORE_MONGODB_WRITE_CONCERN ?? 'majority'
-  if (text === 'majority') return E.right('majority')
-  return /^[0-9]$/.test(text) ? E.right(Number(text)) : E.left('PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (0-9)')
+  const text = env.PETSTORE_MONGODB_WRITE_CONCERN ?? ''
+  if (text === '' || text === 'majority') return E.right('majority')
+  // 0 (unacknowledged) is refused: a 201 must mean the server has the pet.
+  return /^[1-9]$/.test(text) ? E.right(Number(text)) : E.left('PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)')
 }
 
 const storeSetting = (env: Env): Read<StoreConfig> => {

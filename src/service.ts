@@ -5,7 +5,7 @@ import { cursorCodec } from '../adapters/http/cursor.js'
 import { createHttpServer } from '../adapters/http/http-server.js'
 import { petUseCases } from './domain/use-cases.js'
 import type { Config } from './config.js'
-import { openStore, type Store } from './store.js'
+import type { Store } from './store.js'
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const SHUTDOWN_DEADLINE_MS = 10_000
@@ -28,10 +28,10 @@ const printDevelopmentKeyBanner = (key: string, url: string): void => {
 }
 
 /**
- * Wires the adapters for `config` (or the given store), listens, and handles shutdown: the
- * composition root shared by `npm start` and the benchmark, which passes a pre-seeded store.
+ * Wires the adapters for `config` around `store`, listens, and handles shutdown: the composition
+ * root shared by `npm start` and the benchmark, which passes a pre-seeded store.
  */
-export const startService = (config: Config, store: Store = openStore(config.store)): void => {
+export const startService = (config: Config, store: Store): void => {
   const logger = pino({ level: config.logLevel })
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
   let draining = false

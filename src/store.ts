@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/Either'
 import { memoryPetRepository } from '../adapters/memory/memory-pet-repository.js'
 import { openMongoStore } from '../adapters/mongodb/mongo-store.js'
 import type { PetRepository } from './domain/pet-repository.js'
@@ -8,17 +9,18 @@ export interface Store {
   readonly close: () => Promise<void>
 }
 
-/** The one place that chooses the storage adapter; nothing else changes when it does. */
-export const openStore = (config: StoreConfig): Store => {
+/**
+ * The one place that chooses the storage adapter; nothing else changes when it does. A setting the
+ * driver refuses (a bad option in MONGODB_URI) is reported as a message naming it.
+ */
+export const openStore = (config: StoreConfig): E.Either<string, Store> => {
   switch (config.kind) {
     case 'memory':
-      return { repository: memoryPetRepository(), close: async () => undefined }
+      return E.right({ repository: memoryPetRepository(), close: async () => undefined })
     case 'mongodb':
-      return openMongoStore({
-        uri: config.uri,
-        dbName: config.dbName,
-        timeoutMs: config.timeoutMs,
-        writeConcern: { w: config.writeConcern },
-      })
+      return E.tryCatch(
+        () => openMongoStore({ uri: config.uri, dbName: config.dbName, timeoutMs: config.timeoutMs, writeConcern: { w: config.writeConcern } }),
+        (error) => `MONGODB_URI is invalid: ${error instanceof Error ? error.message : String(error)}`,
+      )
   }
 }

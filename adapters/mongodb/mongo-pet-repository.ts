@@ -26,7 +26,8 @@ interface CounterDocument {
 }
 
 export interface MongoPetRepositoryOptions {
-  readonly db: Db
+  /** The database, connecting first when needed; a rejection becomes StoreUnavailable. */
+  readonly database: () => Promise<Db>
   /** Acknowledgement required before a create is answered; `majority` by default. */
   readonly writeConcern?: WriteConcernSettings
 }
@@ -45,12 +46,12 @@ const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, Readonly
  * never hand out the same id. Every driver call is wrapped in TE.tryCatch: failures become
  * StoreUnavailable, never exceptions.
  */
-export const mongoPetRepository = ({ db, writeConcern = { w: 'majority' } }: MongoPetRepositoryOptions): PetRepository => {
-  const pets = db.collection<PetDocument>(PETS_COLLECTION, { writeConcern })
-  const counters = db.collection<CounterDocument>(COUNTERS_COLLECTION, { writeConcern })
+export const mongoPetRepository = ({ database, writeConcern = { w: 'majority' } }: MongoPetRepositoryOptions): PetRepository => {
+  const pets = async () => (await database()).collection<PetDocument>(PETS_COLLECTION, { writeConcern })
+  const counters = async () => (await database()).collection<CounterDocument>(COUNTERS_COLLECTION, { writeConcern })
 
   const allocateId = TE.tryCatch(async () => {
-    const counter = await counters.findOneAndUpdate(counterFilter, counterUpdate(1), { upsert: true, returnDocument: 'after' })
+    const counter = await (await counters()).findOneAndUpdate(counterFilter, counterUpdate(1), { upsert: true, returnDocument: 'after' })
     if (counter === null) throw new Error('the id counter was not returned')
     return counter.next
   }, toStoreUnavailable('allocate pet id'))
@@ -63,11 +64,11 @@ export const mongoPetRepository = ({ db, writeConcern = { w: 'majority' } }: Mon
       pipe(
         allocateId,
         TE.map((id): Pet => ({ id, ...draft })),
-        TE.tap((pet) => TE.tryCatch(() => pets.insertOne(toDocument(pet)), toStoreUnavailable('insert pet'))),
+        TE.tap((pet) => TE.tryCatch(async () => (await pets()).insertOne(toDocument(pet)), toStoreUnavailable('insert pet'))),
       ),
     findById: (id) =>
       pipe(
-        TE.tryCatch(() => pets.findOne(byIdFilter(id), { projection: PET_PROJECTION }), toStoreUnavailable('find pet')),
+        TE.tryCatch(async () => (await pets()).findOne(byIdFilter(id), { projection: PET_PROJECTION }), toStoreUnavailable('find pet')),
         TE.flatMap((document) =>
           document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)),
         ),
@@ -75,13 +76,14 @@ export const mongoPetRepository = ({ db, writeConcern = { w: 'majority' } }: Mon
     list: (query) =>
       pipe(
         TE.tryCatch(
-          () => pets.find(listFilter(query), { projection: PET_PROJECTION }).sort(ID_ORDER).limit(query.limit).toArray(),
+          async () => (await pets()).find(listFilter(query), { projection: PET_PROJECTION }).sort(ID_ORDER).limit(query.limit).toArray(),
           toStoreUnavailable('list pets'),
         ),
         TE.flatMap((documents) => fromStored(decodeAll(documents))),
       ),
     ready: () =>
       TE.tryCatch(async () => {
+        const db = await database()
         await db.command({ ping: 1 })
         await ensurePetIndexes(db)
       }, toStoreUnavailable('ping')),

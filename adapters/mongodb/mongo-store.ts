@@ -1,4 +1,4 @@
-import { MongoClient, type WriteConcernSettings } from 'mongodb'
+import { type Db, MongoClient, type WriteConcernSettings } from 'mongodb'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { ensurePetIndexes, mongoPetRepository } from './mongo-pet-repository.js'
 
@@ -17,25 +17,54 @@ export interface MongoStore {
 }
 
 /**
- * Opens a MongoDB-backed store without waiting for the server: the driver connects on first use
- * and reconnects by itself, so a database that is down at start-up or later only costs 503s until it
- * is back. Indexes are created now when possible, and again by every readiness check (idempotent).
+ * Hands out one connected client. A connect that fails is forgotten, and its client dropped, so the
+ * next call tries afresh: the driver closes a client whose first connect failed for good, so reusing
+ * it would keep the service unavailable after the database came back. Once connected, the driver
+ * itself rides out outages and reconnects.
  */
-export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
+const connector = (options: MongoStoreOptions) => {
   // Finding a server, connecting, waiting for a pooled connection and waiting for a reply are each
   // bounded, so that an unreachable or hung database costs at most about the timeout per request.
-  const client = new MongoClient(options.uri, {
+  const clientOptions = {
     serverSelectionTimeoutMS: options.timeoutMs,
     connectTimeoutMS: options.timeoutMs,
     waitQueueTimeoutMS: options.timeoutMs,
     socketTimeoutMS: options.timeoutMs,
-  })
-  const db = client.db(options.dbName)
-  ensurePetIndexes(db).catch(() => {
-    // Not reachable yet: /readyz stays 503 and retries until the indexes exist.
-  })
+  }
+  let connecting: Promise<MongoClient> | undefined
+  const connect = (): Promise<MongoClient> => {
+    connecting ??= new MongoClient(options.uri, clientOptions).connect().catch((error: unknown) => {
+      connecting = undefined
+      throw error
+    })
+    return connecting
+  }
+  const close = async (): Promise<void> => {
+    const current = connecting
+    connecting = undefined
+    const client = await current?.catch(() => undefined)
+    await client?.close()
+  }
+  return { connect, close }
+}
+
+/**
+ * Opens a MongoDB-backed store without waiting for the server, so that a database that is down at
+ * start-up or later only costs 503s until it is back. Indexes are created now when possible, and
+ * again by every readiness check (createIndex is idempotent).
+ */
+export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
+  // Refuses a malformed URI or option now, at start-up, rather than on the first request.
+  new MongoClient(options.uri, { serverSelectionTimeoutMS: options.timeoutMs })
+  const client = connector(options)
+  const database = async (): Promise<Db> => (await client.connect()).db(options.dbName)
+  database()
+    .then(ensurePetIndexes)
+    .catch(() => {
+      // Not reachable yet: /readyz stays 503 and retries until the indexes exist.
+    })
   return {
-    repository: mongoPetRepository({ db, writeConcern: options.writeConcern }),
-    close: () => client.close(),
+    repository: mongoPetRepository({ database, writeConcern: options.writeConcern }),
+    close: client.close,
   }
 }

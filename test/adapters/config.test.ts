@@ -77,7 +77,8 @@ Config('names each missing or malformed MongoDB setting', () => {
     [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'http://db.example/pets' }, 'MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)'],
     [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017' }, 'MONGODB_URI names no database: add one to its path or set MONGODB_DB'],
     [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_TIMEOUT_MS: 'soon' }, 'PETSTORE_MONGODB_TIMEOUT_MS must be an integer from 100 to 60000'],
-    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_WRITE_CONCERN: 'all' }, 'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (0-9)'],
+    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_WRITE_CONCERN: 'all' }, 'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)'],
+    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_WRITE_CONCERN: '0' }, 'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)'],
   ]
   for (const [env, problem] of cases) assert.equal(readConfig(env, generated), E.left([problem]), problem)
 })

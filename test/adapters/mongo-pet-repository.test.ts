@@ -24,7 +24,7 @@ const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbNam
     const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect()
     clients.push(client)
     await ensurePetIndexes(client.db(dbName))
-    return mongoPetRepository({ db: client.db(dbName) })
+    return mongoPetRepository({ database: async () => client.db(dbName) })
   }
   return {
     dbName,

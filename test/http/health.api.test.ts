@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert'
-import { apiSuite } from '../support/api-suite.js'
+import { apiSuite, assertError } from '../support/api-suite.js'
 
 const Health = apiSuite('GET /healthz and /readyz')
 
@@ -16,3 +16,13 @@ Health('/readyz answers 200 without a key when the store is ready; the memory st
 })
 
 Health.run()
+
+const Draining = apiSuite('GET /readyz while shutting down', { health: { ready: () => async () => ({ _tag: 'Right', right: undefined }), draining: () => true } })
+
+Draining('/readyz answers 503 as soon as shutdown begins, so a load balancer stops sending', async ({ api }) => {
+  const response = await api.request('GET', '/readyz', { key: false })
+  assertError(response, 503, 'service_unavailable')
+  assert.is((await api.request('GET', '/healthz', { key: false })).status, 200)
+})
+
+Draining.run()

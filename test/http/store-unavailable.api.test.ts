@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:net'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openMongoStore } from '../../adapters/mongodb/mongo-store.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
@@ -42,3 +44,43 @@ Unreachable('When the database cannot be reached, then the process stays alive a
 })
 
 Unreachable.run()
+
+interface ListenerContext {
+  listener: Server
+  port: number
+  attempts: number
+}
+
+const Reconnect = suite<ListenerContext>('MongoDB connection attempts after a failure', {} as ListenerContext)
+
+Reconnect.before(async (context) => {
+  context.attempts = 0
+  // A "database" that accepts TCP connections and drops them at once: every attempt is counted.
+  context.listener = createServer((socket) => {
+    context.attempts += 1
+    socket.destroy()
+  })
+  await new Promise<void>((resolve) => context.listener.listen(0, '127.0.0.1', resolve))
+  const address = context.listener.address()
+  context.port = typeof address === 'object' && address !== null ? address.port : 0
+})
+Reconnect.after(async (context) => {
+  await new Promise((resolve) => context.listener.close(resolve))
+})
+
+Reconnect('When the first connect fails, then later requests try to reach the database again (so it recovers when it is back)', async (context) => {
+  const down = openMongoStore({ uri: `mongodb://127.0.0.1:${context.port}/petstore`, dbName: 'petstore', timeoutMs: 300, writeConcern: { w: 'majority' } })
+  try {
+    assert.is((await down.repository.list({ limit: 1 })())._tag, 'Left')
+    await new Promise((resolve) => setTimeout(resolve, 350))
+    const afterFirst = context.attempts
+    assert.ok(afterFirst > 0, 'the first request tried to connect')
+    const second = await down.repository.findById(1)()
+    assert.is(second._tag, 'Left')
+    assert.ok(context.attempts > afterFirst, `no new connection attempt after the first failure (${context.attempts})`)
+  } finally {
+    await down.close()
+  }
+})
+
+Reconnect.run()

@@ -54,6 +54,13 @@ Main('When PETSTORE_STORE=mongodb and the database is down, then it starts, answ
   assert.is(await service.exited, 0)
 })
 
+Main('When MONGODB_URI carries an option the driver refuses, then it stops naming MONGODB_URI, without a stack trace', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://127.0.0.1:1/petstore?tls=maybe' })
+  assert.is(await service.exited, 1)
+  assert.match(service.stderr(), 'MONGODB_URI is invalid')
+  assert.not.match(service.stderr(), /\n\s+at /)
+})
+
 Main('When a setting is invalid, then it stops naming the variable', async () => {
   const service = spawnService({ PORT: 'abc' })
   assert.is(await service.exited, 1)
