@@ -21,10 +21,17 @@ export interface AuthState {
   client?: Client
 }
 
-/** Authenticates every request it sees; a failure is answered here and goes no further. */
+/**
+ * Authenticates every request whose path `protects` says needs a key, before routing, so that without
+ * a key nothing reveals which routes exist. A failure is answered here and goes no further.
+ */
 export const authenticate =
-  (authenticator: Authenticator): Middleware<AuthState> =>
+  (authenticator: Authenticator, protects: (path: string) => boolean): Middleware<AuthState> =>
   async (ctx, next) => {
+    if (!protects(ctx.path)) {
+      await next()
+      return
+    }
     const token = readBearerToken(ctx.get('Authorization') || undefined)
     const result = E.isLeft(token) ? token : await authenticator.authenticate(token.right)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import Router from '@koa/router'
-import { getAbsoluteFSPath } from 'swagger-ui-dist'
+import type Router from '@koa/router'
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js'
 import { sendFailure } from './error-response.js'
 import { routeNotFound } from './http-failures.js'
 
@@ -44,9 +44,7 @@ export const DOCS_CSP =
   "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
 
 /** The published contract (no authentication: it reveals nothing secret) and its reference page. */
-export const docsRoutes = (openApiDocument: unknown): Router => {
-  const router = new Router({ sensitive: true })
-  const documentJson = JSON.stringify(openApiDocument)
+export const registerDocsRoutes = (router: Router, openApiDocument: unknown): void => {  const documentJson = JSON.stringify(openApiDocument)
   const assetDirectory = getAbsoluteFSPath()
   const assetCache = new Map<string, Buffer>()
   const assetOf = (name: string): Buffer => {
@@ -78,6 +76,4 @@ export const docsRoutes = (openApiDocument: unknown): Router => {
     ctx.type = type
     ctx.body = assetOf(ctx.params.asset ?? '')
   })
-
-  return router
 }

@@ -1,4 +1,4 @@
-import Router from '@koa/router'
+import type Router from '@koa/router'
 import * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
 import type { StoreUnavailable } from '../../src/domain/errors.js'
@@ -13,9 +13,7 @@ export interface HealthOptions {
 }
 
 /** Liveness and readiness, outside /v1 and without authentication: they reveal nothing. */
-export const healthRoutes = ({ ready, draining }: HealthOptions): Router => {
-  const router = new Router({ sensitive: true })
-
+export const registerHealthRoutes = (router: Router, { ready, draining }: HealthOptions): void => {
   router.get('/healthz', (ctx) => {
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { status: 'alive' }
@@ -28,6 +26,4 @@ export const healthRoutes = ({ ready, draining }: HealthOptions): Router => {
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { status: 'ready' }
   })
-
-  return router
 }

@@ -1,4 +1,4 @@
-import Router from '@koa/router'
+import type Router from '@koa/router'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
@@ -15,11 +15,8 @@ export interface RoutesOptions {
 }
 
 /** The three operations of the spec: request in, use case, response out. No rules live here. */
-export const petRoutes = ({ useCases, cursors, maxBodyBytes }: RoutesOptions): Router => {
-  // Case-sensitive, like the /v1 check that decides authentication: /V1/pets must not reach a route.
-  const router = new Router({ prefix: '/v1', sensitive: true })
-
-  router.get('listPets', '/pets', async (ctx) => {
+export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes }: RoutesOptions): void => {
+  router.get('listPets', '/v1/pets', async (ctx) => {
     const request = readListRequest(ctx.query, cursors)
     if (E.isLeft(request)) return sendFailure(ctx, request.left)
     const result = await useCases.listPets(request.right)()
@@ -30,7 +27,7 @@ export const petRoutes = ({ useCases, cursors, maxBodyBytes }: RoutesOptions): R
     ctx.body = result.right.pets
   })
 
-  router.post('createPet', '/pets', jsonBody(maxBodyBytes), async (ctx) => {
+  router.post('createPet', '/v1/pets', jsonBody(maxBodyBytes), async (ctx) => {
     const result = await useCases.createPet(ctx.request.body)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     ctx.status = 201
@@ -38,7 +35,7 @@ export const petRoutes = ({ useCases, cursors, maxBodyBytes }: RoutesOptions): R
     ctx.body = result.right
   })
 
-  router.get('getPet', '/pets/:petId', async (ctx) => {
+  router.get('getPet', '/v1/pets/:petId', async (ctx) => {
     const result = await useCases.getPet(ctx.params.petId ?? '')()
     if (E.isLeft(result) && result.left._tag !== 'PetNotFound') return sendFailure(ctx, result.left)
     // Every answer of getPet's own (200 and 404) announces the deprecation.
@@ -46,6 +43,4 @@ export const petRoutes = ({ useCases, cursors, maxBodyBytes }: RoutesOptions): R
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     ctx.body = result.right
   })
-
-  return router
 }
