@@ -16,6 +16,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '3')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '5')
 const CONNECTIONS = 50
 const SERVICE = resolve(__dirname, 'seeded-service.js')
+const JSON_SERVER = resolve(__dirname, '../../../node_modules/json-server/lib/cli/bin.js')
 const RAW = resolve(__dirname, 'raw-server.js')
 const SERVER_CORE = '0'
 const LOAD_CORE = cpus().length > 1 ? '1' : '0'
@@ -49,6 +50,22 @@ const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 const POST_SCRIPT = join(work, 'post.lua')
 writeFileSync(POST_SCRIPT, `wrk.method = "POST"\nwrk.body = '{"name":"Rex","categoryId":1,"status":"sold"}'\nwrk.headers["Content-Type"] = "application/json"\n`)
 
+/** json-server's database: the same pets the service is seeded with. */
+const jsonServerDb = (pets: number): string => {
+  const file = join(work, `db-${pets}.json`)
+  const statuses = ['available', 'pending', 'sold']
+  writeFileSync(file, JSON.stringify({ pets: Array.from({ length: pets }, (_, index) => ({ id: index + 1, name: `pet ${index}`, categoryId: index % 10, status: statuses[index % 3] })) }))
+  return file
+}
+
+/** The same work in json-server 0.17's query language (it has no authentication). */
+const JSON_SERVER_PATHS: Readonly<Record<string, (pets: number) => string>> = {
+  'list (limit 20)': () => '/pets?_limit=20',
+  'list status=sold': () => '/pets?status=sold&_limit=20',
+  'get by id': (pets) => `/pets/${Math.floor(pets / 2)}`,
+  create: () => '/pets',
+}
+
 interface Server {
   readonly url: string
   readonly child: ChildProcess
@@ -57,7 +74,7 @@ interface Server {
 const startServer = async (entry: string, pets: number): Promise<Server> => {
   const port = nextPort++
   const devNull = openSync('/dev/null', 'w')
-  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, entry], {
+  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, entry, ...(entry === JSON_SERVER ? ['--port', String(port), '--quiet', jsonServerDb(pets)] : [])], {
     env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEYS: KEY, PORT: String(port), BENCH_PETS: String(pets) },
     stdio: ['ignore', devNull, 'inherit'],
   })
@@ -65,7 +82,7 @@ const startServer = async (entry: string, pets: number): Promise<Server> => {
   const deadline = Date.now() + 120_000
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`${url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } })
+      const response = await fetch(`${url}${entry === JSON_SERVER ? '/pets/1' : '/v1/pets?limit=1'}`, { headers: { authorization: `Bearer ${KEY}` } })
       if (response.ok) return { url, child }
     } catch {
       // not listening yet
@@ -101,15 +118,19 @@ const wrk = (url: string, scenario: Scenario, pets: number): Measure => {
 
 const format = (value: number, digits = 0): string => value.toFixed(digits).padStart(8)
 
+/** Every endpoint once on each server before anything is measured, so JIT tiering is done. */
+const warmUp = (servers: ReadonlyArray<Server>, pets: number): void => {
+  for (const server of servers) for (const scenario of SCENARIOS) wrk(server.url, scenario, pets)
+}
+
 const compare = async (pets: number): Promise<void> => {
   const service = await startServer(SERVICE, pets)
   const raw = await startServer(RAW, pets)
+  warmUp([service, raw], pets)
   console.log(`\nService vs raw node:http, ${pets} pets, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS}s, medians`)
   console.log('endpoint              service rps  raw rps   ratio  service p99 ms  raw p99 ms')
   try {
     for (const scenario of SCENARIOS) {
-      wrk(service.url, { ...scenario }, pets)
-      wrk(raw.url, { ...scenario }, pets)
       const serviceRuns: Measure[] = []
       const rawRuns: Measure[] = []
       for (let round = 0; round < ROUNDS; round += 1) {
@@ -125,6 +146,32 @@ const compare = async (pets: number): Promise<void> => {
   } finally {
     await stopServer(service)
     await stopServer(raw)
+  }
+}
+
+const againstJsonServer = async (pets: number): Promise<void> => {
+  const service = await startServer(SERVICE, pets)
+  const jsonServer = await startServer(JSON_SERVER, pets)
+  console.log(`\nService vs json-server 0.17, ${pets} pets, same rounds (rps, medians)`)
+  console.log('endpoint              service rps  json-server rps  service/json-server')
+  try {
+    for (const scenario of SCENARIOS) {
+      const asJsonServer = { ...scenario, path: JSON_SERVER_PATHS[scenario.name] ?? scenario.path }
+      wrk(service.url, scenario, pets)
+      wrk(jsonServer.url, asJsonServer, pets)
+      const serviceRuns: number[] = []
+      const jsonServerRuns: number[] = []
+      for (let round = 0; round < ROUNDS; round += 1) {
+        serviceRuns.push(wrk(service.url, scenario, pets).rps)
+        jsonServerRuns.push(wrk(jsonServer.url, asJsonServer, pets).rps)
+      }
+      const serviceRps = median(serviceRuns)
+      const jsonServerRps = median(jsonServerRuns)
+      console.log(`${scenario.name.padEnd(20)} ${format(serviceRps)}   ${format(jsonServerRps)}        ${format(serviceRps / jsonServerRps, 1)}x`)
+    }
+  } finally {
+    await stopServer(service)
+    await stopServer(jsonServer)
   }
 }
 
@@ -165,6 +212,7 @@ const main = async (): Promise<void> => {
   }
   console.log(`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; servers on core ${SERVER_CORE}, wrk on core ${LOAD_CORE}`)
   await compare(1000)
+  if (process.env.BENCH_JSON_SERVER !== 'off') await againstJsonServer(1000)
   await scaling()
 }
 
