@@ -26,6 +26,11 @@ export interface Config {
   readonly maxBodyBytes: number
   readonly cursorSecret: string | undefined
   readonly logLevel: string
+  /** Origins allowed to call the API from a browser; undefined: CORS off. */
+  readonly corsOrigins: '*' | ReadonlyArray<string> | undefined
+  /** Requests per API key per minute; undefined: no limit. */
+  readonly rateLimit: number | undefined
+  readonly metrics: boolean
 }
 
 export const DEFAULT_PORT = 8080
@@ -113,6 +118,31 @@ const storeSetting = (env: Env): Read<StoreConfig> => {
   return E.right({ kind: 'mongodb', uri, dbName: dbName.right, timeoutMs: timeoutMs.right, writeConcern: writeConcern.right })
 }
 
+const corsSetting = (env: Env): Read<'*' | ReadonlyArray<string> | undefined> => {
+  const text = (env.PETSTORE_CORS_ORIGINS ?? '').trim()
+  if (text === '') return E.right(undefined)
+  if (text === '*') return E.right('*')
+  const origins = text.split(',').map((origin) => origin.trim())
+  // An origin is exactly scheme://host[:port], as browsers send it in the Origin header.
+  const bad = origins.filter((origin) => !/^https?:\/\/[^/\s:]+(:[0-9]{1,5})?$/.test(origin))
+  return bad.length === 0
+    ? E.right(origins)
+    : E.left(`PETSTORE_CORS_ORIGINS must be * or comma-separated origins like https://app.example.com (not: ${bad.join(', ')})`)
+}
+
+const rateLimitSetting = (env: Env): Read<number | undefined> => {
+  const text = env.PETSTORE_RATE_LIMIT ?? ''
+  if (text === '' || text === 'off') return E.right(undefined)
+  const value = /^[0-9]+$/.test(text) ? Number(text) : NaN
+  return value >= 1 && value <= 1_000_000 ? E.right(value) : E.left('PETSTORE_RATE_LIMIT must be off or a number of requests per minute from 1 to 1000000')
+}
+
+const metricsSetting = (env: Env): Read<boolean> => {
+  const text = env.PETSTORE_METRICS ?? ''
+  if (text === '' || text === 'on') return E.right(true)
+  return text === 'off' ? E.right(false) : E.left('PETSTORE_METRICS must be on or off')
+}
+
 const logLevelSetting = (env: Env): Read<string> => {
   const level = env.LOG_LEVEL ?? 'info'
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
@@ -126,8 +156,21 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
   const apiKeys = apiKeysSetting(env, generateKey)
   const cursorSecret = cursorSecretSetting(env)
   const logLevel = logLevelSetting(env)
-  if (E.isLeft(store) || E.isLeft(port) || E.isLeft(maxBodyBytes) || E.isLeft(apiKeys) || E.isLeft(cursorSecret) || E.isLeft(logLevel)) {
-    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel]
+  const corsOrigins = corsSetting(env)
+  const rateLimit = rateLimitSetting(env)
+  const metrics = metricsSetting(env)
+  if (
+    E.isLeft(store) ||
+    E.isLeft(port) ||
+    E.isLeft(maxBodyBytes) ||
+    E.isLeft(apiKeys) ||
+    E.isLeft(cursorSecret) ||
+    E.isLeft(logLevel) ||
+    E.isLeft(corsOrigins) ||
+    E.isLeft(rateLimit) ||
+    E.isLeft(metrics)
+  ) {
+    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics]
     return E.left(reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
   }
   return E.right({
@@ -138,5 +181,8 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
     maxBodyBytes: maxBodyBytes.right,
     cursorSecret: cursorSecret.right,
     logLevel: logLevel.right,
+    corsOrigins: corsOrigins.right,
+    rateLimit: rateLimit.right,
+    metrics: metrics.right,
   })
 }

@@ -36,12 +36,15 @@ export const startService = (config: Config, store: Store): void => {
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
   let draining = false
   const app = buildApp({
-    useCases: petUseCases({ pets: store.repository }),
+    useCases: petUseCases({ pets: store.repository, idempotency: store.idempotency }),
     health: { ready: store.repository.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
     logger,
     cursors: cursorCodec(config.cursorSecret),
     maxBodyBytes: config.maxBodyBytes,
+    metrics: config.metrics,
+    ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
+    ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
   })
   const server = createHttpServer(app)
 

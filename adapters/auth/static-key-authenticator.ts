@@ -3,8 +3,10 @@ import * as TE from 'fp-ts/TaskEither'
 import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { unauthorized } from '../../src/domain/errors.js'
 
+const sha256 = (key: string): string => createHash('sha256').update(key).digest('hex')
+
 /** A short, non-reversible id of a key for logs: the first 8 hex digits of its SHA-256. */
-export const keyIdOf = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 8)
+export const keyIdOf = (key: string): string => sha256(key).slice(0, 8)
 
 interface ConfiguredKey {
   readonly bytes: Buffer
@@ -30,7 +32,7 @@ const matches = (presented: Buffer, key: Buffer): boolean => {
 export const staticKeyAuthenticator = (keys: ReadonlyArray<string>): Authenticator => {
   const configured: ReadonlyArray<ConfiguredKey> = keys.map((key) => ({
     bytes: Buffer.from(key, 'utf8'),
-    client: { keyId: keyIdOf(key) },
+    client: { keyId: keyIdOf(key), scope: sha256(key) },
   }))
   return {
     authenticate: (apiKey) => {

@@ -5,13 +5,16 @@ import type { Authenticator } from '../../src/domain/authenticator.js'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import { authenticate } from './auth.js'
 import { type CursorCodec, cursorCodec } from './cursor.js'
+import { type CorsOrigins, corsFor } from './cors.js'
 import { sendFailure } from './error-response.js'
 import { type HealthOptions, registerHealthRoutes } from './health-routes.js'
 import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
 import { edge, isUnderApi } from './edge.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
+import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument } from './openapi-document.js'
+import { rateLimit } from './rate-limit.js'
 import { registerPetRoutes } from './routes.js'
 
 export interface AppOptions {
@@ -25,6 +28,12 @@ export interface AppOptions {
   readonly openApiDocument?: unknown
   /** Readiness of the store for /readyz, and whether shutdown has begun. */
   readonly health: HealthOptions
+  /** Browsers on these origins may call the API; off when omitted. */
+  readonly corsOrigins?: CorsOrigins
+  /** Requests per API key per minute, per instance; off when omitted. */
+  readonly rateLimit?: number
+  /** GET /metrics in the Prometheus format; on unless false. */
+  readonly metrics?: boolean
 }
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
@@ -56,10 +65,14 @@ export const buildApp = (options: AppOptions): Koa => {
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   })
+  const metrics = options.metrics === false ? undefined : createMetrics()
+  if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
   app.silent = true
-  app.use(edge(options.logger))
+  app.use(edge(options.logger, metrics))
+  if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
+  if (options.rateLimit !== undefined) app.use(rateLimit({ limit: options.rateLimit }))
   app.use(router.routes())
   app.use(unmatched(router))
   return app

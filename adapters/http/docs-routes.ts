@@ -44,7 +44,8 @@ export const DOCS_CSP =
   "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
 
 /** The published contract (no authentication: it reveals nothing secret) and its reference page. */
-export const registerDocsRoutes = (router: Router, openApiDocument: unknown): void => {  const documentJson = JSON.stringify(openApiDocument)
+export const registerDocsRoutes = (router: Router, openApiDocument: unknown): void => {
+  const documentJson = JSON.stringify(openApiDocument)
   const assetDirectory = getAbsoluteFSPath()
   const assetCache = new Map<string, Buffer>()
   const assetOf = (name: string): Buffer => {

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import type { AuthState } from './auth.js'
 import { FailureSignal, type FailureState, sendFailure } from './error-response.js'
 import { internalError } from './http-failures.js'
+import type { RequestMetrics } from './metrics.js'
 
 /** An incoming X-Request-Id is kept when it is short and plain enough to be safe in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
@@ -25,7 +26,7 @@ export const isUnderApi = (path: string): boolean => path === API_PREFIX || path
  *   id, the caller's key id and, for failures, their tag. Never a header value, a key or a body.
  */
 export const edge =
-  (logger: Logger): Middleware<AuthState & FailureState> =>
+  (logger: Logger, metrics?: RequestMetrics): Middleware<AuthState & FailureState> =>
   async (ctx, next) => {
     const started = performance.now()
     const requestId = requestIdOf(ctx.get('X-Request-Id'))
@@ -44,13 +45,15 @@ export const edge =
     // @koa/router records the matched pattern on the context; undefined when no route matched.
     const route = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
     const failure = ctx.state.failure
+    const elapsedMs = performance.now() - started
+    metrics?.observe(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
     logger.info(
       {
         requestId,
         method: ctx.method,
         route: typeof route === 'string' ? route : null,
         status: ctx.status,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        durationMs: Math.round(elapsedMs * 1000) / 1000,
         keyId: ctx.state.client?.keyId ?? null,
         ...(failure === undefined ? {} : { failure: failure._tag }),
         ...(failure?._tag === 'StoreUnavailable' ? { detail: failure.detail } : {}),

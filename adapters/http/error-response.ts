@@ -24,6 +24,9 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'internal_error'
   | 'service_unavailable'
+  | 'rate_limited'
+  | 'idempotency_key_mismatch'
+  | 'idempotency_key_in_use'
   | 'request_timeout'
   | 'headers_too_large'
   | 'bad_request'
@@ -68,6 +71,12 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(503, 'service_unavailable', 'the pet store is temporarily unavailable; retry later', {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       })
+    case 'IdempotencyKeyMismatch':
+      return response(422, 'idempotency_key_mismatch', 'this Idempotency-Key was used with a different request body; use a new key')
+    case 'IdempotencyKeyInUse':
+      return response(409, 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry later', {
+        'Retry-After': '1',
+      })
     case 'MalformedJson':
       return response(400, 'invalid_json', failure.problem)
     case 'UnsupportedMediaType':
@@ -82,6 +91,10 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       })
     case 'InternalError':
       return response(500, 'internal_error', 'an unexpected error occurred; it has been logged')
+    case 'RateLimited':
+      return response(429, 'rate_limited', `too many requests for this API key; retry in ${failure.retryAfterSeconds} s`, {
+        'Retry-After': String(failure.retryAfterSeconds),
+      })
     case 'RequestTimeout':
       return response(408, 'request_timeout', 'the request was not received in time; the connection is closed')
     case 'HeadersTooLarge':

@@ -9,6 +9,7 @@ export type HttpFailure =
   | { readonly _tag: 'RouteNotFound'; readonly method: string; readonly path: string }
   | { readonly _tag: 'MethodNotAllowed'; readonly method: string; readonly allow: ReadonlyArray<string> }
   | { readonly _tag: 'InternalError' }
+  | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds: number }
   | { readonly _tag: 'RequestTimeout' }
   | { readonly _tag: 'HeadersTooLarge' }
   | { readonly _tag: 'MalformedRequest' }
@@ -26,3 +27,4 @@ export const internalError: HttpFailure = { _tag: 'InternalError' }
 export const requestTimeout: HttpFailure = { _tag: 'RequestTimeout' }
 export const headersTooLarge: HttpFailure = { _tag: 'HeadersTooLarge' }
 export const malformedRequest: HttpFailure = { _tag: 'MalformedRequest' }
+export const rateLimited = (retryAfterSeconds: number): HttpFailure => ({ _tag: 'RateLimited', retryAfterSeconds })

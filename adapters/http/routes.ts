@@ -3,8 +3,11 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { CursorCodec } from './cursor.js'
+import type { AuthState } from './auth.js'
 import { DEPRECATION_HEADERS } from './deprecation.js'
+import { sendCacheable } from './etag.js'
 import { sendFailure } from './error-response.js'
+import { bodyFingerprint, idempotencyKeyOf } from './fingerprint.js'
 import { jsonBody } from './json-body.js'
 import { nextPageLink, readListRequest } from './list-request.js'
 
@@ -21,18 +24,23 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     if (E.isLeft(request)) return sendFailure(ctx, request.left)
     const result = await useCases.listPets(request.right)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
-    if (O.isSome(result.right.next)) {
-      ctx.set('Link', nextPageLink(request.right, cursors.encode(result.right.next.value)))
-    }
-    ctx.body = result.right.pets
+    const next = result.right.next
+    sendCacheable(ctx, result.right.pets, O.isSome(next) ? nextPageLink(request.right, cursors.encode(next.value)) : undefined)
   })
 
   router.post('createPet', '/v1/pets', jsonBody(maxBodyBytes), async (ctx) => {
-    const result = await useCases.createPet(ctx.request.body)()
+    const body: unknown = ctx.request.body
+    const key = ctx.headers['idempotency-key']
+    const client = (ctx.state as AuthState).client
+    const result =
+      typeof key === 'string' && client !== undefined
+        ? await useCases.createPetIdempotently({ client: client.scope, key: idempotencyKeyOf(key), fingerprint: bodyFingerprint(body), body })()
+        : await useCases.createPet(body)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
+    const pet = 'replayed' in result.right ? result.right.pet : result.right
     ctx.status = 201
-    ctx.set('Location', `/v1/pets/${result.right.id}`)
-    ctx.body = result.right
+    ctx.set('Location', `/v1/pets/${pet.id}`)
+    ctx.body = pet
   })
 
   router.get('getPet', '/v1/pets/:petId', async (ctx) => {
@@ -41,6 +49,6 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     // Every answer of getPet's own (200 and 404) announces the deprecation.
     ctx.set(DEPRECATION_HEADERS)
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
-    ctx.body = result.right
+    sendCacheable(ctx, result.right)
   })
 }

@@ -1,6 +1,11 @@
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
 import { type Db, MongoClient, type WriteConcernSettings } from 'mongodb'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
+import type { IdempotencyStore } from '../../src/domain/idempotency-store.js'
+import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository } from './mongo-pet-repository.js'
+import { toStoreUnavailable } from './store-error.js'
 
 export interface MongoStoreOptions {
   readonly uri: string
@@ -12,6 +17,7 @@ export interface MongoStoreOptions {
 
 export interface MongoStore {
   readonly repository: PetRepository
+  readonly idempotency: IdempotencyStore
   /** Closes the client; called on shutdown once the requests in flight are answered. */
   readonly close: () => Promise<void>
 }
@@ -48,6 +54,16 @@ const connector = (options: MongoStoreOptions) => {
   return { connect, close }
 }
 
+/** Readiness also covers the idempotency records' TTL index. */
+const withIdempotencyIndexes = (repository: PetRepository, database: () => Promise<Db>): PetRepository => ({
+  ...repository,
+  ready: () =>
+    pipe(
+      repository.ready(),
+      TE.flatMap(() => TE.tryCatch(async () => ensureIdempotencyIndexes(await database()), toStoreUnavailable('ensure indexes'))),
+    ),
+})
+
 /**
  * Opens a MongoDB-backed store without waiting for the server, so that a database that is down at
  * start-up or later only costs 503s until it is back. Indexes are created now when possible, and
@@ -59,12 +75,16 @@ export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
   const client = connector(options)
   const database = async (): Promise<Db> => (await client.connect()).db(options.dbName)
   database()
-    .then(ensurePetIndexes)
+    .then(async (db) => {
+      await ensurePetIndexes(db)
+      await ensureIdempotencyIndexes(db)
+    })
     .catch(() => {
       // Not reachable yet: /readyz stays 503 and retries until the indexes exist.
     })
   return {
-    repository: mongoPetRepository({ database, writeConcern: options.writeConcern }),
+    repository: withIdempotencyIndexes(mongoPetRepository({ database, writeConcern: options.writeConcern }), database),
+    idempotency: mongoIdempotencyStore({ database, writeConcern: options.writeConcern }),
     close: client.close,
   }
 }

@@ -1,9 +1,12 @@
 import type * as TE from 'fp-ts/TaskEither'
 import type { Unauthorized } from './errors.js'
 
-/** Who is calling, as far as logs and limits need to know: a short, non-reversible id of the key. */
+/** Who is calling, as far as logs and limits need to know; neither field reveals the key. */
 export interface Client {
+  /** A short id for logs. */
   readonly keyId: string
+  /** A collision-free id that scopes per-client state (idempotency records, rate limits). */
+  readonly scope: string
 }
 
 /**

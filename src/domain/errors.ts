@@ -11,7 +11,19 @@ export type Unauthorized = { readonly _tag: 'Unauthorized'; readonly reason: Una
 /** The store did not answer in time or failed; `detail` is for the server log, never for clients. */
 export type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: string }
 
-export type DomainError = InvalidPet | InvalidParameter | PetNotFound | Unauthorized | StoreUnavailable
+/** The idempotency key was used before with a different request body. */
+export type IdempotencyKeyMismatch = { readonly _tag: 'IdempotencyKeyMismatch' }
+/** A request with this idempotency key is still being processed. */
+export type IdempotencyKeyInUse = { readonly _tag: 'IdempotencyKeyInUse' }
+
+export type DomainError =
+  | InvalidPet
+  | InvalidParameter
+  | PetNotFound
+  | Unauthorized
+  | StoreUnavailable
+  | IdempotencyKeyMismatch
+  | IdempotencyKeyInUse
 
 export const invalidPet = (problems: ReadonlyArray<string>): InvalidPet => ({ _tag: 'InvalidPet', problems })
 export const invalidParameter = (problems: ReadonlyArray<string>): InvalidParameter => ({
@@ -21,3 +33,5 @@ export const invalidParameter = (problems: ReadonlyArray<string>): InvalidParame
 export const petNotFound = (id: string): PetNotFound => ({ _tag: 'PetNotFound', id })
 export const unauthorized = (reason: UnauthorizedReason): Unauthorized => ({ _tag: 'Unauthorized', reason })
 export const storeUnavailable = (detail: string): StoreUnavailable => ({ _tag: 'StoreUnavailable', detail })
+export const idempotencyKeyMismatch: IdempotencyKeyMismatch = { _tag: 'IdempotencyKeyMismatch' }
+export const idempotencyKeyInUse: IdempotencyKeyInUse = { _tag: 'IdempotencyKeyInUse' }

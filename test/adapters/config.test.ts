@@ -18,13 +18,26 @@ Config('uses the documented defaults and generates a key outside production', ()
       maxBodyBytes: 1048576,
       cursorSecret: undefined,
       logLevel: 'info',
+      corsOrigins: undefined,
+      rateLimit: undefined,
+      metrics: true,
     }),
   )
 })
 
 Config('reads every setting from the environment', () => {
   const config = readConfig(
-    { PORT: '9090', HOST: '0.0.0.0', PETSTORE_API_KEYS: `${KEY}, second-key-0123456789`, PETSTORE_MAX_BODY_BYTES: '2048', PETSTORE_CURSOR_SECRET: 'cursor-secret-0123456789', LOG_LEVEL: 'warn' },
+    {
+      PORT: '9090',
+      HOST: '0.0.0.0',
+      PETSTORE_API_KEYS: `${KEY}, second-key-0123456789`,
+      PETSTORE_MAX_BODY_BYTES: '2048',
+      PETSTORE_CURSOR_SECRET: 'cursor-secret-0123456789',
+      LOG_LEVEL: 'warn',
+      PETSTORE_CORS_ORIGINS: 'https://app.example.com, http://127.0.0.1:5173',
+      PETSTORE_RATE_LIMIT: '600',
+      PETSTORE_METRICS: 'off',
+    },
     generated,
   )
   assert.equal(
@@ -37,6 +50,9 @@ Config('reads every setting from the environment', () => {
       maxBodyBytes: 2048,
       cursorSecret: 'cursor-secret-0123456789',
       logLevel: 'warn',
+      corsOrigins: ['https://app.example.com', 'http://127.0.0.1:5173'],
+      rateLimit: 600,
+      metrics: false,
     }),
   )
 })
@@ -104,6 +120,19 @@ Config('refuses a key with characters a Bearer token cannot carry', () => {
   assert.equal(
     readConfig({ PETSTORE_API_KEYS: `${KEY},has spaces inside the key` }, generated),
     E.left(['PETSTORE_API_KEYS is invalid: key 2 has characters a Bearer token cannot carry']),
+  )
+})
+
+Config('accepts * for CORS and names malformed CORS, rate-limit and metrics settings', () => {
+  const star = readConfig({ PETSTORE_CORS_ORIGINS: '*' }, generated)
+  assert.is(E.isRight(star) && star.right.corsOrigins, '*')
+  assert.equal(
+    readConfig({ PETSTORE_CORS_ORIGINS: 'app.example.com', PETSTORE_RATE_LIMIT: '0', PETSTORE_METRICS: 'maybe' }, generated),
+    E.left([
+      'PETSTORE_CORS_ORIGINS must be * or comma-separated origins like https://app.example.com (not: app.example.com)',
+      'PETSTORE_RATE_LIMIT must be off or a number of requests per minute from 1 to 1000000',
+      'PETSTORE_METRICS must be on or off',
+    ]),
   )
 })
 

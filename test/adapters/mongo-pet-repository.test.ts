@@ -1,9 +1,11 @@
 import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
+import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
 import { findMongod, type MongodSource, type RunningMongod, startMongod, throwawayDbName } from '../support/mongo-server.js'
 
@@ -51,6 +53,26 @@ if (source.kind === 'none') {
 } else {
   const mongod = sharedMongod(source)
   petRepositoryContract('mongodb', async () => openFixture(await mongod.uri()))
+
+  idempotencyStoreContract('mongodb', async (times) => {
+    const uri = await mongod.uri()
+    const dbName = throwawayDbName()
+    const clients: MongoClient[] = []
+    const storeOn = async () => {
+      const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect()
+      clients.push(client)
+      await ensureIdempotencyIndexes(client.db(dbName))
+      return mongoIdempotencyStore({ database: async () => client.db(dbName), ...times })
+    }
+    return {
+      store: await storeOn(),
+      sibling: storeOn,
+      dispose: async () => {
+        await clients[0]?.db(dbName).dropDatabase()
+        await Promise.all(clients.map((client) => client.close()))
+      },
+    }
+  })
 
   const Indexes = suite('MongoDB indexes')
 

@@ -8,7 +8,21 @@ const StaticKeyAuthenticator = suite('staticKeyAuthenticator')
 
 StaticKeyAuthenticator('accepts every configured key and names its client by key id', async () => {
   const authenticator = staticKeyAuthenticator(KEYS)
-  for (const key of KEYS) assert.equal(await authenticator.authenticate(key)(), E.right({ keyId: keyIdOf(key) }))
+  for (const key of KEYS) {
+    const result = await authenticator.authenticate(key)()
+    assert.equal(E.isRight(result) && result.right.keyId, keyIdOf(key))
+  }
+})
+
+StaticKeyAuthenticator('gives each key a distinct full-length scope that does not contain the key', async () => {
+  const authenticator = staticKeyAuthenticator(KEYS)
+  const scopes = await Promise.all(KEYS.map(async (key) => {
+    const result = await authenticator.authenticate(key)()
+    return E.isRight(result) ? result.right.scope : ''
+  }))
+  assert.ok(scopes.every((scope) => /^[0-9a-f]{64}$/.test(scope)))
+  assert.is(new Set(scopes).size, KEYS.length)
+  assert.ok(scopes.every((scope, index) => !scope.includes(KEYS[index] ?? '')))
 })
 
 StaticKeyAuthenticator('rejects a wrong key, a prefix, an extension and a key differing in case', async () => {

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either'
+import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import { readConfig } from '../../src/config.js'
 import { PET_STATUSES } from '../../src/domain/pet.js'
@@ -17,7 +18,7 @@ const seed = async (): Promise<void> => {
   }
   const config = readConfig(process.env, () => 'unused-generated-key')
   if (E.isLeft(config)) throw new Error(config.left.join('; '))
-  startService(config.right, { repository, close: async () => undefined })
+  startService(config.right, { repository, idempotency: memoryIdempotencyStore(), close: async () => undefined })
 }
 
 void seed()

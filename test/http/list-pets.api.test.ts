@@ -39,7 +39,7 @@ ListPets('When the store is empty, then 200 returns a bare empty array', async (
   assert.is(response.status, 200)
   assert.equal(response.body, [])
   assert.is(response.headers.get('link'), null)
-  assert.is(response.headers.get('cache-control'), 'no-store')
+  assert.is(response.headers.get('cache-control'), 'private, no-cache')
 })
 
 ListPets('When limit is omitted, then at most 20 animals are returned', async ({ api }) => {

@@ -4,7 +4,9 @@ import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { type AppOptions, buildApp } from '../../adapters/http/app.js'
 import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../../adapters/http/http-server.js'
+import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
+import type { IdempotencyStore } from '../../src/domain/idempotency-store.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
 import { contractChecker } from './contract-checker.js'
@@ -77,14 +79,16 @@ const listen = (server: Server): Promise<string> =>
  * ephemeral port. Options override any part of the wiring.
  */
 export const startApi = async (
-  options: Partial<AppOptions> & { readonly pets?: PetRepository; readonly limits?: ServerLimits } = {},
+  options: Partial<AppOptions> & { readonly pets?: PetRepository; readonly idempotency?: IdempotencyStore; readonly limits?: ServerLimits } = {},
 ): Promise<RunningApi> => {
   const pets = options.pets ?? memoryPetRepository()
   const app = buildApp({
-    useCases: petUseCases({ pets }),
+    useCases: petUseCases({ pets, idempotency: options.idempotency ?? memoryIdempotencyStore() }),
     health: { ready: pets.ready, draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
     logger: pino({ level: 'silent' }),
+    // Each app would register Node's default metrics again; the metrics tests turn them on.
+    metrics: false,
     ...options,
   })
   const server = createHttpServer(app, options.limits ?? DEFAULT_SERVER_LIMITS)

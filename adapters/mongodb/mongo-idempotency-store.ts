@@ -1,0 +1,89 @@
+import * as E from 'fp-ts/Either'
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
+import { type Db, MongoServerError, type WriteConcernSettings } from 'mongodb'
+import { storeUnavailable } from '../../src/domain/errors.js'
+import {
+  DEFAULT_LEASE_MS,
+  DEFAULT_RECORD_TTL_MS,
+  type IdempotencyClaim,
+  type IdempotencyStore,
+  type IdempotencyTimes,
+} from '../../src/domain/idempotency-store.js'
+import {
+  claimDocument,
+  completeUpdate,
+  EXPIRY_INDEX,
+  expiredFilter,
+  IDEMPOTENCY_COLLECTION,
+  type IdempotencyDocument,
+  releaseFilter,
+  takeOverUpdate,
+} from './idempotency-queries.js'
+import { fromDocument, toDocument } from './pet-document.js'
+import { toStoreUnavailable } from './store-error.js'
+
+const DUPLICATE_KEY = 11000
+
+export interface MongoIdempotencyStoreOptions extends IdempotencyTimes {
+  readonly database: () => Promise<Db>
+  readonly writeConcern?: WriteConcernSettings
+}
+
+/** Creates the TTL index that deletes expired records; idempotent like every createIndex. */
+export const ensureIdempotencyIndexes = async (db: Db): Promise<void> => {
+  await db.collection(IDEMPOTENCY_COLLECTION).createIndex(EXPIRY_INDEX.key, { name: EXPIRY_INDEX.name, expireAfterSeconds: EXPIRY_INDEX.expireAfterSeconds })
+}
+
+const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>
+  record.pet === undefined
+    ? E.right({ kind: 'in_progress', fingerprint: record.fingerprint })
+    : pipe(fromDocument(record.pet), E.map((pet) => ({ kind: 'completed', fingerprint: record.fingerprint, pet })))
+
+/**
+ * The IdempotencyStore port over a MongoDB collection keyed by scope. A claim is an insert, so the
+ * unique `_id` makes it atomic across instances: of two racing claims, one inserts and the other
+ * meets the duplicate key and reads what holds it. A record whose time is up is taken over with one
+ * conditional update, also atomic; the TTL index deletes the rest eventually.
+ */
+export const mongoIdempotencyStore = ({
+  database,
+  writeConcern = { w: 'majority' },
+  recordTtlMs = DEFAULT_RECORD_TTL_MS,
+  leaseMs = DEFAULT_LEASE_MS,
+  now = Date.now,
+}: MongoIdempotencyStoreOptions): IdempotencyStore => {
+  const records = async () => (await database()).collection<IdempotencyDocument>(IDEMPOTENCY_COLLECTION, { writeConcern })
+
+  const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
+    const time = now()
+    const collection = await records()
+    try {
+      await collection.insertOne(claimDocument(scope, fingerprint, new Date(time + leaseMs)))
+      return E.right({ kind: 'claimed' })
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error
+    }
+    const taken = await collection.findOneAndUpdate(expiredFilter(scope, new Date(time)), takeOverUpdate(fingerprint, new Date(time + leaseMs)))
+    if (taken !== null) return E.right({ kind: 'claimed' })
+    const existing = await collection.findOne({ _id: scope })
+    // Deleted between the two reads (released, or by the TTL monitor): claim afresh.
+    return existing === null ? claim(scope, fingerprint) : held(existing)
+  }
+
+  return {
+    claim: (scope, fingerprint) =>
+      pipe(
+        TE.tryCatch(() => claim(scope, fingerprint), toStoreUnavailable('claim idempotency key')),
+        TE.flatMap((result) => TE.fromEither(E.mapLeft(storeUnavailable)(result))),
+      ),
+    complete: (scope, fingerprint, pet) =>
+      TE.tryCatch(async () => {
+        await (await records()).updateOne({ _id: scope }, completeUpdate(fingerprint, toDocument(pet), new Date(now() + recordTtlMs)))
+      }, toStoreUnavailable('complete idempotency key')),
+    release: (scope) =>
+      TE.tryCatch(async () => {
+        await (await records()).deleteOne(releaseFilter(scope))
+      }, toStoreUnavailable('release idempotency key')),
+  }
+}

@@ -1,0 +1,42 @@
+import type * as TE from 'fp-ts/TaskEither'
+import type { StoreUnavailable } from './errors.js'
+import type { Pet } from './pet.js'
+
+/** How long a completed create is remembered: a retry within a day gets the original answer. */
+export const DEFAULT_RECORD_TTL_MS = 24 * 60 * 60 * 1000
+/** How long a claim in progress holds its key before another request may take it over (a crash). */
+export const DEFAULT_LEASE_MS = 30 * 1000
+
+/** The times every adapter honours; `now` lets tests move the clock. */
+export interface IdempotencyTimes {
+  readonly recordTtlMs?: number
+  readonly leaseMs?: number
+  readonly now?: () => number
+}
+
+/** What holds an idempotency key when a create claims it. */
+export type IdempotencyClaim =
+  /** Nobody did: the caller now holds it, and must complete or release it. */
+  | { readonly kind: 'claimed' }
+  /** A create with this key finished; its pet and the fingerprint of its body. */
+  | { readonly kind: 'completed'; readonly fingerprint: string; readonly pet: Pet }
+  /** A create with this key is still being processed. */
+  | { readonly kind: 'in_progress'; readonly fingerprint: string }
+
+/**
+ * The idempotency port (draft-ietf-httpapi-idempotency-key-header). Every adapter must pass
+ * test/contract/idempotency-store.contract.ts:
+ * - claim is atomic: of any number of concurrent claims of one scope, across every instance sharing
+ *   the store, exactly one is answered `claimed`;
+ * - a completed record answers `completed` with its pet until it expires (the adapter's record
+ *   lifetime, 24 h by default), then the scope can be claimed afresh;
+ * - an `in_progress` claim that is neither completed nor released within the adapter's lease (a
+ *   crashed instance) can be claimed again, so a key is never stuck;
+ * - release forgets a claim, so that a create that failed can be retried with the same key;
+ * - every call may fail with StoreUnavailable.
+ */
+export interface IdempotencyStore {
+  readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreUnavailable, IdempotencyClaim>
+  readonly complete: (scope: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreUnavailable, void>
+  readonly release: (scope: string) => TE.TaskEither<StoreUnavailable, void>
+}
