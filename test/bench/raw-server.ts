@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto'
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
@@ -30,6 +30,14 @@ const send = (response: ServerResponse, status: number, body: unknown, headers: 
   response.end(json)
 }
 
+/** A successful read, with the same strong ETag and cache policy as the service. */
+const sendCacheable = (response: ServerResponse, body: unknown, headers: Record<string, string> = {}): void => {
+  const json = JSON.stringify(body)
+  const etag = `"${createHash('sha1').update(json).update('\n').update(headers.Link ?? '').digest('base64url')}"`
+  response.writeHead(200, { ...COMMON, 'Cache-Control': 'private, no-cache', ETag: etag, 'X-Request-Id': randomUUID(), 'Content-Length': Buffer.byteLength(json), ...headers })
+  response.end(json)
+}
+
 const readBody = (request: IncomingMessage): Promise<string> =>
   new Promise((resolve) => {
     let text = ''
@@ -56,12 +64,12 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
     if (E.isLeft(pets)) return send(response, 503, { code: 'service_unavailable', message: 'down', status: 503 })
     const page = pets.right.slice(0, limit)
     const link = pets.right.length > limit ? { Link: `</v1/pets?limit=${limit}&after=${page[page.length - 1]?.id ?? 0}>; rel="next"` } : {}
-    return send(response, 200, page, link)
+    return sendCacheable(response, page, link)
   }
   const id = /^\/v1\/pets\/([1-9][0-9]*)$/.exec(url.pathname)?.[1]
   const found = id === undefined ? undefined : await repository.findById(Number(id))()
   const deprecation = { Deprecation: '@1795305600', Sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', Link: '</v1/pets>; rel="successor-version"' }
-  if (found !== undefined && E.isRight(found) && O.isSome(found.right)) return send(response, 200, found.right.value, deprecation)
+  if (found !== undefined && E.isRight(found) && O.isSome(found.right)) return sendCacheable(response, found.right.value, deprecation)
   return send(response, 404, { code: 'not_found', message: `no pet has id ${id ?? ''}`, status: 404 }, deprecation)
 }
 
