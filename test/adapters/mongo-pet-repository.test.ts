@@ -1,4 +1,4 @@
-import { MongoClient } from 'mongodb'
+import { type Db, MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
@@ -18,25 +18,35 @@ const sharedMongod = (source: Exclude<MongodSource, { kind: 'none' }>) => {
   }
 }
 
-/** A fresh throwaway database per test; every client opened on it is closed and the database dropped. */
-const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
+/**
+ * A fresh throwaway database for one test. Each `connect` opens another client on it, as another
+ * service instance would; `dispose` drops the database and closes every client.
+ */
+const throwawayDatabase = (uri: string) => {
   const dbName = throwawayDbName()
   const clients: MongoClient[] = []
-  const repositoryOn = async () => {
-    const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect()
-    clients.push(client)
-    await ensurePetIndexes(client.db(dbName))
-    return mongoPetRepository({ database: async () => client.db(dbName) })
-  }
   return {
     dbName,
-    repository: await repositoryOn(),
-    sibling: repositoryOn,
-    dispose: async () => {
+    connect: async (): Promise<Db> => {
+      const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect()
+      clients.push(client)
+      return client.db(dbName)
+    },
+    dispose: async (): Promise<void> => {
       await clients[0]?.db(dbName).dropDatabase()
       await Promise.all(clients.map((client) => client.close()))
     },
   }
+}
+
+const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
+  const database = throwawayDatabase(uri)
+  const repositoryOn = async () => {
+    const db = await database.connect()
+    await ensurePetIndexes(db)
+    return mongoPetRepository({ database: async () => db })
+  }
+  return { dbName: database.dbName, repository: await repositoryOn(), sibling: repositoryOn, dispose: database.dispose }
 }
 
 /** Which index the query planner chose, from `explain`; COLLSCAN when none. */
@@ -55,23 +65,13 @@ if (source.kind === 'none') {
   petRepositoryContract('mongodb', async () => openFixture(await mongod.uri()))
 
   idempotencyStoreContract('mongodb', async (times) => {
-    const uri = await mongod.uri()
-    const dbName = throwawayDbName()
-    const clients: MongoClient[] = []
+    const database = throwawayDatabase(await mongod.uri())
     const storeOn = async () => {
-      const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect()
-      clients.push(client)
-      await ensureIdempotencyIndexes(client.db(dbName))
-      return mongoIdempotencyStore({ database: async () => client.db(dbName), ...times })
+      const db = await database.connect()
+      await ensureIdempotencyIndexes(db)
+      return mongoIdempotencyStore({ database: async () => db, ...times })
     }
-    return {
-      store: await storeOn(),
-      sibling: storeOn,
-      dispose: async () => {
-        await clients[0]?.db(dbName).dropDatabase()
-        await Promise.all(clients.map((client) => client.close()))
-      },
-    }
+    return { store: await storeOn(), sibling: storeOn, dispose: database.dispose }
   })
 
   const Indexes = suite('MongoDB indexes')
