@@ -124,14 +124,14 @@ const corsSetting = (env: Env): Read<'*' | ReadonlyArray<string> | undefined> =>
   if (text === '*') return E.right('*')
   const origins = text.split(',').map((origin) => origin.trim())
   // An origin is exactly scheme://host[:port], as browsers send it in the Origin header.
-  const bad = origins.filter((origin) => !/^https?:\/\/[^/\s:]+(:[0-9]{1,5})?$/.test(origin))
+  const bad = origins.filter((origin) => !/^https?:\/\/(?:[^/\s:[\]]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$/.test(origin))
   return bad.length === 0
     ? E.right(origins)
     : E.left(`PETSTORE_CORS_ORIGINS must be * or comma-separated origins like https://app.example.com (not: ${bad.join(', ')})`)
 }
 
 const rateLimitSetting = (env: Env): Read<number | undefined> => {
-  const text = env.PETSTORE_RATE_LIMIT ?? ''
+  const text = (env.PETSTORE_RATE_LIMIT ?? '').trim()
   if (text === '' || text === 'off') return E.right(undefined)
   const value = /^[0-9]+$/.test(text) ? Number(text) : NaN
   return value >= 1 && value <= 1_000_000 ? E.right(value) : E.left('PETSTORE_RATE_LIMIT must be off or a number of requests per minute from 1 to 1000000')

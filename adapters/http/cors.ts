@@ -1,5 +1,6 @@
 import cors from '@koa/cors'
 import type { Context, Middleware } from 'koa'
+import { isUnderApi } from './edge.js'
 
 /** `*` for any origin, or the exact origins (scheme, host and port) allowed to call the API. */
 export type CorsOrigins = '*' | ReadonlyArray<string>
@@ -8,14 +9,14 @@ export type CorsOrigins = '*' | ReadonlyArray<string>
 export const EXPOSED_HEADERS = ['Location', 'Link', 'Deprecation', 'Sunset', 'X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy']
 
 /**
- * Cross-origin access for browsers (@koa/cors), off unless PETSTORE_CORS_ORIGINS is set. It runs
+ * Cross-origin access to /v1 for browsers (@koa/cors), off unless PETSTORE_CORS_ORIGINS is set. It runs
  * before authentication: a preflight OPTIONS cannot carry the key, and its answer reveals nothing
  * but what the API allows. A request from an origin not on the list gets no CORS headers, so the
  * browser keeps the answer from the page.
  */
 export const corsFor = (origins: CorsOrigins): Middleware => {
   const allowed = (origin: string): boolean => origins === '*' || origins.includes(origin)
-  return cors({
+  const handle = cors({
     origin: (ctx: Context) => {
       const origin = ctx.get('Origin')
       return allowed(origin) ? (origins === '*' ? '*' : origin) : ''
@@ -25,4 +26,9 @@ export const corsFor = (origins: CorsOrigins): Middleware => {
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   })
+  // Only the API is shared: /metrics, /readyz and the reference page stay same-origin.
+  return async (ctx, next) => {
+    if (isUnderApi(ctx.path)) await handle(ctx, next)
+    else await next()
+  }
 }

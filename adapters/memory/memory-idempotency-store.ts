@@ -50,6 +50,7 @@ export const memoryIdempotencyStore = ({ recordTtlMs = DEFAULT_RECORD_TTL_MS, le
   return {
     claim: (scope, fingerprint) => TE.right(claim(scope, fingerprint)),
     complete: (scope, fingerprint, pet) => TE.right(write(scope, { fingerprint, pet, expiresAt: now() + recordTtlMs })),
-    release: (scope) => TE.right(void records.delete(scope)),
+    // Like every adapter, only a claim still in progress is released; a completed record stays.
+    release: (scope) => TE.right(void (records.get(scope)?.pet === undefined && records.delete(scope))),
   }
 }

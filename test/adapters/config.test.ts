@@ -126,6 +126,8 @@ Config('refuses a key with characters a Bearer token cannot carry', () => {
 Config('accepts * for CORS and names malformed CORS, rate-limit and metrics settings', () => {
   const star = readConfig({ PETSTORE_CORS_ORIGINS: '*' }, generated)
   assert.is(E.isRight(star) && star.right.corsOrigins, '*')
+  const ipv6 = readConfig({ PETSTORE_CORS_ORIGINS: 'http://[::1]:5173', PETSTORE_RATE_LIMIT: ' 5 ' }, generated)
+  assert.equal(E.isRight(ipv6) && [ipv6.right.corsOrigins, ipv6.right.rateLimit], [['http://[::1]:5173'], 5])
   assert.equal(
     readConfig({ PETSTORE_CORS_ORIGINS: 'app.example.com', PETSTORE_RATE_LIMIT: '0', PETSTORE_METRICS: 'maybe' }, generated),
     E.left([

@@ -38,6 +38,13 @@ Cors('Without a key, the actual request is still 401, with CORS headers so the p
   assert.is(response.headers.get('access-control-allow-origin'), PAGE_ORIGIN)
 })
 
+Cors('Only the API is shared: /metrics and the reference page carry no CORS headers', async ({ api }) => {
+  for (const path of ['/docs', '/healthz']) {
+    const response = await api.request('GET', path, { key: false, headers: { origin: PAGE_ORIGIN } })
+    assert.is(response.headers.get('access-control-allow-origin'), null, path)
+  }
+})
+
 Cors.run()
 
 const Off = apiSuite('CORS off (the default)')
