@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either'
 import ConnectionString from 'mongodb-connection-string-url'
 import { DEFAULT_MAX_BODY_BYTES } from '../adapters/http/json-body.js'
+import { API_KEY_CHARACTERS } from './domain/authenticator.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
 export type ApiKeys =
@@ -37,8 +38,7 @@ export const DEFAULT_PORT = 8080
 export const DEFAULT_HOST = '127.0.0.1'
 export const MIN_KEY_LENGTH = 16
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
-/** RFC 6750 b64token: what can be sent after `Bearer ` unchanged. */
-const KEY_SYNTAX = /^[A-Za-z0-9\-._~+/]+=*$/
+const KEY_SYNTAX = new RegExp(`^${API_KEY_CHARACTERS}$`)
 
 type Env = Readonly<Record<string, string | undefined>>
 type Read<A> = E.Either<string, A>
@@ -133,8 +133,9 @@ const corsSetting = (env: Env): Read<'*' | ReadonlyArray<string> | undefined> =>
 const rateLimitSetting = (env: Env): Read<number | undefined> => {
   const text = (env.PETSTORE_RATE_LIMIT ?? '').trim()
   if (text === '' || text === 'off') return E.right(undefined)
-  const value = /^[0-9]+$/.test(text) ? Number(text) : NaN
-  return value >= 1 && value <= 1_000_000 ? E.right(value) : E.left('PETSTORE_RATE_LIMIT must be off or a number of requests per minute from 1 to 1000000')
+  return E.mapLeft(() => 'PETSTORE_RATE_LIMIT must be off or a number of requests per minute from 1 to 1000000')(
+    integerSetting({ PETSTORE_RATE_LIMIT: text }, 'PETSTORE_RATE_LIMIT', 0, 1, 1_000_000),
+  )
 }
 
 const metricsSetting = (env: Env): Read<boolean> => {

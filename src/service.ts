@@ -65,6 +65,11 @@ export const startService = (config: Config, store: Store): void => {
   })
 
   const shutdown = (signal: string): void => {
+    // A second signal means "now": the operator has stopped waiting for the requests in flight.
+    if (draining) {
+      logger.warn({ signal }, 'second signal: stopping at once')
+      process.exit(1)
+    }
     draining = true
     logger.info({ signal }, 'shutting down: no new connections; answering requests in flight')
     const deadline = setTimeout(() => {
@@ -86,7 +91,7 @@ export const startService = (config: Config, store: Store): void => {
         })
     })
   }
-  process.once('SIGTERM', shutdown)
-  process.once('SIGINT', shutdown)
+  process.on('SIGTERM', shutdown)
+  process.on('SIGINT', shutdown)
 }
 

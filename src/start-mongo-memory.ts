@@ -2,14 +2,13 @@ import { MongoMemoryServer } from 'mongodb-memory-server'
 
 /**
  * `npm run start:mongo-memory`: a throwaway mongod from mongodb-memory-server (downloaded on first
- * use, so it needs internet once) and the service wired to it. Data is gone when it stops.
+ * use, so it needs internet once) and the service wired to it. Every run starts from an empty database.
  */
 const run = async (): Promise<void> => {
   const mongod = await MongoMemoryServer.create()
-  process.stderr.write(`Started a throwaway mongod at ${mongod.getUri()} (its data is lost when this stops)\n`)
+  process.stderr.write(`Started a throwaway mongod at ${mongod.getUri()} (a new, empty database each run)\n`)
   process.env.PETSTORE_STORE = 'mongodb'
   process.env.MONGODB_URI = mongod.getUri('petstore')
-  process.once('exit', () => void mongod.stop())
   await import('./main.js')
 }
 

@@ -57,7 +57,9 @@ const unmatched =
 export const buildApp = (options: AppOptions): Koa => {
   // One case-sensitive router for every route, like the /v1 check that decides authentication:
   // /V1/pets must not reach a route.
-  const router = new Router({ sensitive: true })
+  // Strict too: `/v1/pets/` is not `/v1/pets`, so every resource has one URL, and the path that
+  // needs no key (`/v1/openapi.json`) cannot be reached under another spelling that does.
+  const router = new Router({ sensitive: true, strict: true })
   registerHealthRoutes(router, options.health)
   registerDocsRoutes(router, options.openApiDocument ?? loadOpenApiDocument())
   registerPetRoutes(router, {

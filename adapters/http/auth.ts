@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
 import type { Middleware } from 'koa'
-import type { Authenticator, Client } from '../../src/domain/authenticator.js'
+import { API_KEY_CHARACTERS, type Authenticator, type Client } from '../../src/domain/authenticator.js'
 import { type Unauthorized, unauthorized } from '../../src/domain/errors.js'
 import { sendFailure } from './error-response.js'
 
@@ -8,7 +8,7 @@ import { sendFailure } from './error-response.js'
  * `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1); the token has RFC 6750's
  * b64token syntax, so a configured key can always be sent as it is.
  */
-const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i
+const BEARER = new RegExp(`^bearer +(${API_KEY_CHARACTERS}) *$`, 'i')
 
 /** Reads the API key out of an Authorization header value, without judging the key itself. */
 export const readBearerToken = (header: string | undefined): E.Either<Unauthorized, string> => {

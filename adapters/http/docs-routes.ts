@@ -71,10 +71,12 @@ export const registerDocsRoutes = (router: Router, openApiDocument: unknown): vo
   })
 
   router.get('/docs/:asset', (ctx) => {
-    const type = ASSETS[ctx.params.asset ?? '']
+    const name = ctx.params.asset ?? ''
+    // Own keys only: `constructor` or `__proto__` must not look like an asset.
+    const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined
     if (type === undefined) return sendFailure(ctx, routeNotFound(ctx.method, ctx.path))
     ctx.set('Cache-Control', 'public, max-age=3600')
     ctx.type = type
-    ctx.body = assetOf(ctx.params.asset ?? '')
+    ctx.body = assetOf(name)
   })
 }

@@ -7,6 +7,8 @@ import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 const MAX_PARSER_DETAIL = 120
+/** Deeper JSON than any pet needs is refused, so that nothing downstream recurses without bound. */
+export const MAX_JSON_DEPTH = 64
 const EMPTY_BODY = 'the request body is empty; send a JSON object'
 
 interface BodyParserError {
@@ -25,9 +27,21 @@ const fromParserError = (error: unknown, limitBytes: number): HttpFailure => {
   if (type === 'entity.too.large') return payloadTooLarge(limitBytes)
   // inflation refuses an unknown Content-Encoding with status 415 and no type.
   if (status === 415) return unsupportedMediaType('unsupported Content-Encoding: send identity, gzip, deflate or br')
-  // zlib's errors (Z_DATA_ERROR, Z_BUF_ERROR, ...) mean the compressed body is corrupt.
-  if (code?.startsWith('Z_') === true) return malformedJson('the body could not be decoded with its Content-Encoding')
+  // zlib's errors (Z_DATA_ERROR, ...; brotli's ERR__ERROR_FORMAT_...) mean the compressed body is corrupt.
+  if (/^(?:Z_|ERR__ERROR_|ERR_BROTLI)/.test(code ?? '')) return malformedJson('the body could not be decoded with its Content-Encoding')
   return malformedJson('the body could not be read completely (aborted or wrong Content-Length)')
+}
+
+/** Whether `value` nests arrays or objects deeper than `max`, found without recursion. */
+export const nestsDeeperThan = (value: unknown, max: number): boolean => {
+  const pending: Array<readonly [unknown, number]> = [[value, 1]]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, depth] = next
+    if (typeof node !== 'object' || node === null) continue
+    if (depth > max) return true
+    for (const child of Object.values(node)) pending.push([child, depth + 1])
+  }
+  return false
 }
 
 const isUtf8 = (charset: string): boolean => /^utf-?8$/i.test(charset)
@@ -60,6 +74,9 @@ export const jsonBody = (limitBytes: number): Middleware => {
     // An empty body can also arrive with a length of 0 or chunked; it is only known once read.
     await parse(ctx, async () => {
       if (ctx.request.rawBody === '') return sendFailure(ctx, malformedJson(EMPTY_BODY))
+      if (nestsDeeperThan(ctx.request.body, MAX_JSON_DEPTH)) {
+        return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
+      }
       await next()
     })
   }

@@ -37,7 +37,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
         ? await useCases.createPetIdempotently({ client: client.scope, key: idempotencyKeyOf(key), fingerprint: bodyFingerprint(body), body })()
         : await useCases.createPet(body)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
-    const pet = 'replayed' in result.right ? result.right.pet : result.right
+    const pet = result.right
     ctx.status = 201
     ctx.set('Location', `/v1/pets/${pet.id}`)
     ctx.body = pet

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import * as TE from 'fp-ts/TaskEither'
 import {
   DEFAULT_LEASE_MS,
@@ -9,6 +10,7 @@ import {
 import type { Pet } from '../../src/domain/pet.js'
 
 interface MemoryRecord {
+  readonly token: string
   readonly fingerprint: string
   readonly pet?: Pet
   readonly expiresAt: number
@@ -43,14 +45,19 @@ export const memoryIdempotencyStore = ({ recordTtlMs = DEFAULT_RECORD_TTL_MS, le
         ? { kind: 'in_progress', fingerprint: record.fingerprint }
         : { kind: 'completed', fingerprint: record.fingerprint, pet: record.pet }
     }
-    write(scope, { fingerprint, expiresAt: time + leaseMs })
-    return { kind: 'claimed' }
+    const token = randomUUID()
+    write(scope, { token, fingerprint, expiresAt: time + leaseMs })
+    return { kind: 'claimed', token }
   }
+
+  /** Whether `token` still holds the claim on `scope` (not taken over, not expired and swept). */
+  const holds = (scope: string, token: string): boolean => records.get(scope)?.token === token
 
   return {
     claim: (scope, fingerprint) => TE.right(claim(scope, fingerprint)),
-    complete: (scope, fingerprint, pet) => TE.right(write(scope, { fingerprint, pet, expiresAt: now() + recordTtlMs })),
-    // Like every adapter, only a claim still in progress is released; a completed record stays.
-    release: (scope) => TE.right(void (records.get(scope)?.pet === undefined && records.delete(scope))),
+    complete: (scope, token, fingerprint, pet) =>
+      TE.right(holds(scope, token) ? write(scope, { token, fingerprint, pet, expiresAt: now() + recordTtlMs }) : undefined),
+    // Like every adapter, only the holder's claim still in progress is released; a completed record stays.
+    release: (scope, token) => TE.right(void (holds(scope, token) && records.get(scope)?.pet === undefined && records.delete(scope))),
   }
 }

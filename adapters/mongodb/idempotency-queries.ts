@@ -9,19 +9,32 @@ export const EXPIRY_INDEX = { key: { expiresAt: 1 }, name: 'expiresAt_ttl', expi
 
 export interface IdempotencyDocument {
   readonly _id: string
+  /** Who holds the claim: only its holder may complete or release it. */
+  readonly token: string
   readonly fingerprint: string
   readonly pet?: PetDocument
   readonly expiresAt: Date
 }
 
-export const claimDocument = (scope: string, fingerprint: string, expiresAt: Date): IdempotencyDocument => ({ _id: scope, fingerprint, expiresAt })
+export const claimDocument = (scope: string, token: string, fingerprint: string, expiresAt: Date): IdempotencyDocument => ({
+  _id: scope,
+  token,
+  fingerprint,
+  expiresAt,
+})
 
 /** Matches a record whose time is up, which the TTL monitor may not have deleted yet. */
 export const expiredFilter = (scope: string, now: Date) => ({ _id: scope, expiresAt: { $lte: now } })
 
-export const takeOverUpdate = (fingerprint: string, expiresAt: Date) => ({ $set: { fingerprint, expiresAt }, $unset: { pet: '' as const } })
+export const takeOverUpdate = (token: string, fingerprint: string, expiresAt: Date) => ({
+  $set: { token, fingerprint, expiresAt },
+  $unset: { pet: '' as const },
+})
+
+/** The claim as long as `token` holds it. */
+export const heldFilter = (scope: string, token: string) => ({ _id: scope, token })
 
 export const completeUpdate = (fingerprint: string, pet: PetDocument, expiresAt: Date) => ({ $set: { fingerprint, pet, expiresAt } })
 
-/** Only a claim still in progress is released; a completed record is never forgotten early. */
-export const releaseFilter = (scope: string) => ({ _id: scope, pet: { $exists: false } })
+/** Only the holder's claim still in progress is released; a completed record is never forgotten early. */
+export const releaseFilter = (scope: string, token: string) => ({ _id: scope, token, pet: { $exists: false } })

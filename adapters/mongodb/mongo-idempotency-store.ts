@@ -1,8 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import { type Db, MongoServerError, type WriteConcernSettings } from 'mongodb'
-import { storeUnavailable } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_RECORD_TTL_MS,
@@ -15,13 +15,14 @@ import {
   completeUpdate,
   EXPIRY_INDEX,
   expiredFilter,
+  heldFilter,
   IDEMPOTENCY_COLLECTION,
   type IdempotencyDocument,
   releaseFilter,
   takeOverUpdate,
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
-import { toStoreUnavailable } from './store-error.js'
+import { fromStored, toStoreUnavailable } from './store-error.js'
 
 const DUPLICATE_KEY = 11000
 
@@ -57,15 +58,16 @@ export const mongoIdempotencyStore = ({
 
   const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
     const time = now()
+    const token = randomUUID()
     const collection = await records()
     try {
-      await collection.insertOne(claimDocument(scope, fingerprint, new Date(time + leaseMs)))
-      return E.right({ kind: 'claimed' })
+      await collection.insertOne(claimDocument(scope, token, fingerprint, new Date(time + leaseMs)))
+      return E.right({ kind: 'claimed', token })
     } catch (error) {
       if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error
     }
-    const taken = await collection.findOneAndUpdate(expiredFilter(scope, new Date(time)), takeOverUpdate(fingerprint, new Date(time + leaseMs)))
-    if (taken !== null) return E.right({ kind: 'claimed' })
+    const taken = await collection.findOneAndUpdate(expiredFilter(scope, new Date(time)), takeOverUpdate(token, fingerprint, new Date(time + leaseMs)))
+    if (taken !== null) return E.right({ kind: 'claimed', token })
     const existing = await collection.findOne({ _id: scope })
     // Deleted between the two reads (released, or by the TTL monitor): claim afresh.
     return existing === null ? claim(scope, fingerprint) : held(existing)
@@ -75,15 +77,15 @@ export const mongoIdempotencyStore = ({
     claim: (scope, fingerprint) =>
       pipe(
         TE.tryCatch(() => claim(scope, fingerprint), toStoreUnavailable('claim idempotency key')),
-        TE.flatMap((result) => TE.fromEither(E.mapLeft(storeUnavailable)(result))),
+        TE.flatMap(fromStored),
       ),
-    complete: (scope, fingerprint, pet) =>
+    complete: (scope, token, fingerprint, pet) =>
       TE.tryCatch(async () => {
-        await (await records()).updateOne({ _id: scope }, completeUpdate(fingerprint, toDocument(pet), new Date(now() + recordTtlMs)))
+        await (await records()).updateOne(heldFilter(scope, token), completeUpdate(fingerprint, toDocument(pet), new Date(now() + recordTtlMs)))
       }, toStoreUnavailable('complete idempotency key')),
-    release: (scope) =>
+    release: (scope, token) =>
       TE.tryCatch(async () => {
-        await (await records()).deleteOne(releaseFilter(scope))
+        await (await records()).deleteOne(releaseFilter(scope, token))
       }, toStoreUnavailable('release idempotency key')),
   }
 }

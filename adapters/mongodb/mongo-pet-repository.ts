@@ -3,7 +3,6 @@ import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import type { Db, WriteConcernSettings } from 'mongodb'
-import { storeUnavailable } from '../../src/domain/errors.js'
 import type { Pet } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
@@ -18,7 +17,7 @@ import {
   PETS_COLLECTION,
   STATUS_INDEX,
 } from './pet-queries.js'
-import { toStoreUnavailable } from './store-error.js'
+import { fromStored, toStoreUnavailable } from './store-error.js'
 
 interface CounterDocument {
   readonly _id: string
@@ -55,9 +54,6 @@ export const mongoPetRepository = ({ database, writeConcern = { w: 'majority' } 
     if (counter === null) throw new Error('the id counter was not returned')
     return counter.next
   }, toStoreUnavailable('allocate pet id'))
-
-  const fromStored = <A>(result: E.Either<string, A>): TE.TaskEither<ReturnType<typeof storeUnavailable>, A> =>
-    TE.fromEither(E.mapLeft(storeUnavailable)(result))
 
   return {
     insert: (draft) =>

@@ -2,7 +2,7 @@ import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import { type Db, MongoClient, type WriteConcernSettings } from 'mongodb'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
-import type { IdempotencyStore } from '../../src/domain/idempotency-store.js'
+import { DEFAULT_LEASE_MS, type IdempotencyStore } from '../../src/domain/idempotency-store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository } from './mongo-pet-repository.js'
 import { toStoreUnavailable } from './store-error.js'
@@ -84,7 +84,9 @@ export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
     })
   return {
     repository: withIdempotencyIndexes(mongoPetRepository({ database, writeConcern: options.writeConcern }), database),
-    idempotency: mongoIdempotencyStore({ database, writeConcern: options.writeConcern }),
+    // A claim must outlive the slowest create (a few calls, each bounded by the timeout), or a retry
+    // could take it over while the first request still creates its pet.
+    idempotency: mongoIdempotencyStore({ database, writeConcern: options.writeConcern, leaseMs: Math.max(DEFAULT_LEASE_MS, 5 * options.timeoutMs) }),
     close: client.close,
   }
 }

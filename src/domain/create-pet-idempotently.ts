@@ -28,40 +28,35 @@ export interface IdempotentCreateRequest {
   readonly body: unknown
 }
 
-export interface CreatedPet {
-  readonly pet: Pet
-  /** True when this is the stored answer to an earlier request with the same key. */
-  readonly replayed: boolean
-}
-
 export type IdempotentCreateError = InvalidParameter | InvalidPet | StoreUnavailable | IdempotencyKeyMismatch | IdempotencyKeyInUse
 
 /** 1 to 255 visible ASCII characters: what fits in a header and a log line unchanged. */
+const KEY_SYNTAX = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`)
+
 const decodeKey = (key: string): E.Either<InvalidParameter, string> =>
-  /^[\x21-\x7e]{1,255}$/.test(key)
+  KEY_SYNTAX.test(key)
     ? E.right(key)
     : E.left(invalidParameter([`Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters`]))
 
 /**
  * createPet with an Idempotency-Key: the first request with a key creates the pet and records the
- * answer; a retry with the same key and body gets that answer without creating anything; the same
+ * answer; a retry with the same key and body gets that same pet without creating anything; the same
  * key with another body is refused, and so is a retry while the first is still being processed.
  */
 export const createPetIdempotently = (deps: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }) => {
   const create = createPet(deps)
-  return (request: IdempotentCreateRequest): TE.TaskEither<IdempotentCreateError, CreatedPet> => {
-    const resume = (scope: string) => (claim: IdempotencyClaim): TE.TaskEither<IdempotentCreateError, CreatedPet> => {
+  return (request: IdempotentCreateRequest): TE.TaskEither<IdempotentCreateError, Pet> => {
+    const resume = (scope: string) => (claim: IdempotencyClaim): TE.TaskEither<IdempotentCreateError, Pet> => {
       switch (claim.kind) {
         case 'claimed':
           return pipe(
             create(request.body),
             // A create that failed leaves nothing behind: the client may fix it and retry with the key.
-            TE.orElseW((error) => pipe(deps.idempotency.release(scope), TE.flatMap(() => TE.left(error)))),
-            TE.tap((pet) => deps.idempotency.complete(scope, request.fingerprint, pet)),
-            TE.map((pet) => ({ pet, replayed: false })),
+            TE.orElseW((error) => pipe(deps.idempotency.release(scope, claim.token), TE.flatMap(() => TE.left(error)))),
+            TE.tap((pet) => deps.idempotency.complete(scope, claim.token, request.fingerprint, pet)),
           )
         case 'completed':
-          return claim.fingerprint === request.fingerprint ? TE.right({ pet: claim.pet, replayed: true }) : TE.left(idempotencyKeyMismatch)
+          return claim.fingerprint === request.fingerprint ? TE.right(claim.pet) : TE.left(idempotencyKeyMismatch)
         case 'in_progress':
           return TE.left(claim.fingerprint === request.fingerprint ? idempotencyKeyInUse : idempotencyKeyMismatch)
       }

@@ -16,8 +16,8 @@ export interface IdempotencyTimes {
 
 /** What holds an idempotency key when a create claims it. */
 export type IdempotencyClaim =
-  /** Nobody did: the caller now holds it, and must complete or release it. */
-  | { readonly kind: 'claimed' }
+  /** Nobody did: the caller now holds it, and must complete or release it with this token. */
+  | { readonly kind: 'claimed'; readonly token: string }
   /** A create with this key finished; its pet and the fingerprint of its body. */
   | { readonly kind: 'completed'; readonly fingerprint: string; readonly pet: Pet }
   /** A create with this key is still being processed. */
@@ -32,11 +32,13 @@ export type IdempotencyClaim =
  *   lifetime, 24 h by default), then the scope can be claimed afresh;
  * - an `in_progress` claim that is neither completed nor released within the adapter's lease (a
  *   crashed instance) can be claimed again, so a key is never stuck;
- * - release forgets a claim, so that a create that failed can be retried with the same key;
+ * - release forgets a claim still in progress, so that a create that failed can be retried with the
+ *   same key; complete and release act only for the holder of the claim's token, so a request that
+ *   outlived its lease can neither overwrite nor free the claim another request took over;
  * - every call may fail with StoreUnavailable.
  */
 export interface IdempotencyStore {
   readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreUnavailable, IdempotencyClaim>
-  readonly complete: (scope: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreUnavailable, void>
-  readonly release: (scope: string) => TE.TaskEither<StoreUnavailable, void>
+  readonly complete: (scope: string, token: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreUnavailable, void>
+  readonly release: (scope: string, token: string) => TE.TaskEither<StoreUnavailable, void>
 }

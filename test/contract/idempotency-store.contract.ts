@@ -24,6 +24,12 @@ const TTL_MS = 60_000
 const LEASE_MS = 5_000
 const PET: Pet = { id: 7, name: 'Rex', categoryId: 1, status: 'sold' }
 
+const claimToken = async (store: IdempotencyStore, scope: string, fingerprint: string): Promise<string> => {
+  const claim = await run(store.claim(scope, fingerprint))
+  if (claim.kind !== 'claimed') throw new Error(`expected to claim ${scope}, got ${claim.kind}`)
+  return claim.token
+}
+
 const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
   const result = await task()
   if (E.isLeft(result)) throw new Error(`the store failed: ${JSON.stringify(result.left)}`)
@@ -38,7 +44,9 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
   const contract = suite<Context>(`IdempotencyStore contract: ${adapterName}`, { clock: { now: 0 } })
 
   contract.before.each(async (context) => {
-    context.clock = { now: Date.UTC(2026, 10, 22) }
+    // A year ahead of the real clock, so that MongoDB's TTL monitor (which reads the real clock)
+    // never deletes a record while a test is still looking at it.
+    context.clock = { now: Date.now() + 365 * 24 * 60 * 60 * 1000 }
     const clock = context.clock
     context.fixture = await open({ recordTtlMs: TTL_MS, leaseMs: LEASE_MS, now: () => clock.now })
   })
@@ -52,8 +60,12 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     return context.fixture.store
   }
 
-  contract('claims a scope nobody holds', async (context) => {
-    assert.equal(await run(storeOf(context).claim('client:key-1', 'f1')), { kind: 'claimed' })
+  contract('claims a scope nobody holds, with a token of its own', async (context) => {
+    const store = storeOf(context)
+    const first = await claimToken(store, 'client:key-1', 'f1')
+    const second = await claimToken(store, 'client:key-2', 'f1')
+    assert.type(first, 'string')
+    assert.is.not(first, second)
   })
 
   contract('answers in_progress, with the fingerprint, while a claim is neither completed nor released', async (context) => {
@@ -64,39 +76,59 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
 
   contract('answers completed with the pet once the claim is completed', async (context) => {
     const store = storeOf(context)
-    await run(store.claim('client:key-1', 'f1'))
-    await run(store.complete('client:key-1', 'f1', PET))
+    const token = await claimToken(store, 'client:key-1', 'f1')
+    await run(store.complete('client:key-1', token, 'f1', PET))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: PET })
   })
 
   contract('keeps scopes apart', async (context) => {
     const store = storeOf(context)
     await run(store.claim('client-a:key', 'f1'))
-    assert.equal(await run(store.claim('client-b:key', 'f1')), { kind: 'claimed' })
+    assert.is((await run(store.claim('client-b:key', 'f1'))).kind, 'claimed')
   })
 
   contract('lets a released claim be claimed again', async (context) => {
     const store = storeOf(context)
-    await run(store.claim('client:key-1', 'f1'))
-    await run(store.release('client:key-1'))
-    assert.equal(await run(store.claim('client:key-1', 'f2')), { kind: 'claimed' })
+    const token = await claimToken(store, 'client:key-1', 'f1')
+    await run(store.release('client:key-1', token))
+    assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
   })
 
   contract('lets a claim whose lease ran out be taken over', async (context) => {
     const store = storeOf(context)
     await run(store.claim('client:key-1', 'f1'))
     context.clock.now += LEASE_MS + 1
-    assert.equal(await run(store.claim('client:key-1', 'f2')), { kind: 'claimed' })
+    assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
+  })
+
+  contract('lets a holder whose claim was taken over neither complete nor release it', async (context) => {
+    const store = storeOf(context)
+    const late = await claimToken(store, 'client:key-1', 'f1')
+    context.clock.now += LEASE_MS + 1
+    const current = await claimToken(store, 'client:key-1', 'f1')
+    await run(store.complete('client:key-1', late, 'f1', PET))
+    await run(store.release('client:key-1', late))
+    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'in_progress', fingerprint: 'f1' })
+    await run(store.complete('client:key-1', current, 'f1', { ...PET, id: 8 }))
+    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: { ...PET, id: 8 } })
+  })
+
+  contract('never releases a completed record', async (context) => {
+    const store = storeOf(context)
+    const token = await claimToken(store, 'client:key-1', 'f1')
+    await run(store.complete('client:key-1', token, 'f1', PET))
+    await run(store.release('client:key-1', token))
+    assert.is((await run(store.claim('client:key-1', 'f1'))).kind, 'completed')
   })
 
   contract('remembers a completed record for its lifetime, then forgets it', async (context) => {
     const store = storeOf(context)
-    await run(store.claim('client:key-1', 'f1'))
-    await run(store.complete('client:key-1', 'f1', PET))
+    const token = await claimToken(store, 'client:key-1', 'f1')
+    await run(store.complete('client:key-1', token, 'f1', PET))
     context.clock.now += TTL_MS - 1
     assert.equal((await run(store.claim('client:key-1', 'f1'))).kind, 'completed')
     context.clock.now += 2
-    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'claimed' })
+    assert.is((await run(store.claim('client:key-1', 'f1'))).kind, 'claimed')
   })
 
   contract('answers exactly one of many concurrent claims from several instances with claimed', async (context) => {

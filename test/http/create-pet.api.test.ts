@@ -91,6 +91,20 @@ CreatePet('When the Content-Encoding is unsupported, then 415; when the compress
   assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }), 400, 'invalid_json')
 })
 
+CreatePet('When the body nests deeper than 64 levels, then 400 invalid_json, with or without an Idempotency-Key', async ({ api }) => {
+  const deep = `{"name":"Rex","categoryId":1,"x":${'['.repeat(5000)}${']'.repeat(5000)}}`
+  for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'application/json', 'idempotency-key': 'deep-1' }]) {
+    assert.match(assertError(await api.request('POST', '/v1/pets', { body: deep, headers }), 400, 'invalid_json'), 'deeper than 64 levels')
+  }
+  const shallow = `{"name":"Rex","categoryId":1,"x":${'['.repeat(63)}${']'.repeat(63)}}`
+  assert.is((await api.request('POST', '/v1/pets', { body: shallow, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-2' } })).status, 201)
+})
+
+CreatePet('When a brotli body is corrupt, then 400 says it could not be decoded', async ({ api }) => {
+  const response = await api.request('POST', '/v1/pets', { body: 'garbage', headers: { 'content-type': 'application/json', 'content-encoding': 'br' } })
+  assert.match(assertError(response, 400, 'invalid_json'), 'could not be decoded')
+})
+
 CreatePet('When the body is gzip-compressed JSON, then it is accepted', async ({ api }) => {
   const body = gzipSync(JSON.stringify(aNewPet()))
   assert.is((await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })).status, 201)

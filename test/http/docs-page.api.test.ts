@@ -24,6 +24,9 @@ DocsPage('serves its assets from the package, not from a CDN', async ({ api }) =
 DocsPage('answers 404 for a file that is not one of its assets', async ({ api }) => {
   assertError(await api.request('GET', '/docs/package.json', { key: false }), 404, 'route_not_found')
   assertError(await api.request('GET', '/docs/..%2Fpackage.json', { key: false }), 404, 'route_not_found')
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    assertError(await api.request('GET', `/docs/${name}`, { key: false }), 404, 'route_not_found')
+  }
 })
 
 DocsPage.run()

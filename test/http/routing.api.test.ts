@@ -14,6 +14,11 @@ Routing('When a path outside /v1 is unknown, then 404 route_not_found without a 
   assertError(await api.request('GET', '/pets', { key: false }), 404, 'route_not_found')
 })
 
+Routing('When a path has a trailing slash, then it is not the resource: each has one URL', async ({ api }) => {
+  assertError(await api.request('GET', '/v1/pets/'), 404, 'route_not_found')
+  assertError(await api.request('GET', '/v1/openapi.json/'), 404, 'route_not_found')
+})
+
 Routing('When a method is not supported, then 405 with Allow', async ({ api }) => {
   for (const method of ['PUT', 'PATCH', 'DELETE']) {
     const list = await api.request(method, '/v1/pets')

@@ -104,4 +104,22 @@ Main('When SIGTERM arrives during a request, then that request is answered and t
   assert.is(await service.exited, 0)
 })
 
+Main('When a second signal arrives during shutdown, then it stops at once', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
+  const url = new URL(await waitForUrl(service))
+  // A request that never finishes would hold a graceful shutdown for its whole deadline.
+  const held = request({ host: url.hostname, port: url.port, method: 'POST', path: '/v1/pets', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-length': 100 } })
+  held.on('error', () => undefined)
+  held.write('{"na')
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const started = performance.now()
+  service.child.kill('SIGTERM')
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  service.child.kill('SIGINT')
+  assert.is(await service.exited, 1)
+  assert.ok(performance.now() - started < 2000)
+  assert.match(service.stdout(), 'second signal: stopping at once')
+  held.destroy()
+})
+
 Main.run()
