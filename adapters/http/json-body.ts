@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { bodyParser } from '@koa/bodyparser'
 import type { Middleware } from 'koa'
 import { FailureSignal, sendFailure } from './error-response.js'
@@ -44,7 +45,7 @@ export const nestsDeeperThan = (value: unknown, max: number): boolean => {
   return false
 }
 
-const isUtf8 = (charset: string): boolean => /^utf-?8$/i.test(charset)
+const isUtf8Charset = (charset: string): boolean => /^utf-?8$/i.test(charset)
 
 /**
  * Reads a JSON request body into ctx.request.body. Before parsing it insists on a body, on
@@ -56,7 +57,11 @@ export const jsonBody = (limitBytes: number): Middleware => {
     enableTypes: ['json'],
     jsonLimit: limitBytes,
     jsonStrict: false,
-    encoding: 'utf-8',
+    // Latin-1 maps every byte to one character and back, so the exact bytes sent can be recovered
+    // and checked as UTF-8 below: the parser's own UTF-8 decoding would turn invalid bytes into
+    // U+FFFD silently. JSON's structure is ASCII, so the parser's verdict (syntax, `__proto__`)
+    // is the same for both decodings.
+    encoding: 'latin1',
     onError: (error) => {
       throw new FailureSignal(fromParserError(error, limitBytes))
     },
@@ -68,12 +73,15 @@ export const jsonBody = (limitBytes: number): Middleware => {
       return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
     }
     const charset = ctx.request.charset
-    if (charset !== '' && !isUtf8(charset)) {
+    if (charset !== '' && !isUtf8Charset(charset)) {
       return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
     }
     // An empty body can also arrive with a length of 0 or chunked; it is only known once read.
     await parse(ctx, async () => {
       if (ctx.request.rawBody === '') return sendFailure(ctx, malformedJson(EMPTY_BODY))
+      const bytes = Buffer.from(ctx.request.rawBody, 'latin1')
+      if (!isUtf8(bytes)) return sendFailure(ctx, malformedJson('the body is not valid UTF-8'))
+      ctx.request.body = JSON.parse(bytes.toString('utf8')) as unknown
       if (nestsDeeperThan(ctx.request.body, MAX_JSON_DEPTH)) {
         return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
       }

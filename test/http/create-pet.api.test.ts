@@ -56,6 +56,13 @@ CreatePet('When the name has a lone surrogate, then 400', async ({ api }) => {
   assert.match(assertError(response, 400, 'invalid_body'), 'well-formed Unicode')
 })
 
+CreatePet('When the body has bytes that are not valid UTF-8, then 400 rather than a name silently changed', async ({ api }) => {
+  const invalid = Buffer.concat([Buffer.from('{"name":"Re'), Buffer.from([0xff, 0xfe]), Buffer.from('x","categoryId":1}')])
+  const response = await api.request('POST', '/v1/pets', { body: new Uint8Array(invalid), headers: { 'content-type': 'application/json' } })
+  assert.match(assertError(response, 400, 'invalid_json'), 'not valid UTF-8')
+  assert.equal((await api.request('GET', '/v1/pets')).body, [])
+})
+
 CreatePet('When the name is any well-formed Unicode, then it is stored and returned exactly', async ({ api }) => {
   const name = '  Zoë e\u0301 🐕‍🦺 "quoted" \\ </script>  '
   const created = await api.request('POST', '/v1/pets', { body: aNewPet({ name }) })
