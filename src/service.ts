@@ -46,7 +46,7 @@ export const startService = (config: Config, store: Store): void => {
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
     ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
   })
-  const server = createHttpServer(app)
+  const server = createHttpServer(app, logger)
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     logger.fatal(

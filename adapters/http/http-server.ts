@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { createServer, type Server, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type Koa from 'koa'
+import type { Logger } from 'pino'
 import { toErrorResponse } from './error-response.js'
 import { type HttpFailure, headersTooLarge, malformedRequest, requestTimeout } from './http-failures.js'
 
@@ -36,7 +37,7 @@ const responseStarted = (socket: Duplex): boolean =>
   (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
 
 /** A whole HTTP/1.1 response for a request Koa never saw: the same Error body, then the connection closes. */
-export const rawErrorResponse = (failure: HttpFailure): string => {
+export const rawErrorResponse = (failure: HttpFailure, requestId: string): string => {
   const { body } = toErrorResponse(failure)
   const json = JSON.stringify(body)
   return [
@@ -45,7 +46,7 @@ export const rawErrorResponse = (failure: HttpFailure): string => {
     `Content-Length: ${Buffer.byteLength(json)}`,
     'Cache-Control: no-store',
     'X-Content-Type-Options: nosniff',
-    `X-Request-Id: ${randomUUID()}`,
+    `X-Request-Id: ${requestId}`,
     'Connection: close',
     '',
     json,
@@ -56,7 +57,7 @@ export const rawErrorResponse = (failure: HttpFailure): string => {
  * The HTTP server around the Koa app, with timeouts set, and Node's own answers (timeouts,
  * oversized headers, unparseable requests) given as JSON Errors whenever a response can still be written.
  */
-export const createHttpServer = (app: Koa, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server => {
+export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server => {
   const handle = app.callback()
   // Koa's handler answers its own failures; nothing is left for the returned promise to report.
   const server = createServer(
@@ -74,7 +75,11 @@ export const createHttpServer = (app: Koa, limits: ServerLimits = DEFAULT_SERVER
       socket.destroy()
       return
     }
-    socket.end(rawErrorResponse(failureOf(error)))
+    const failure = failureOf(error)
+    const requestId = randomUUID()
+    socket.end(rawErrorResponse(failure, requestId))
+    // The same line the edge writes for requests Koa answers, so that every answer is in the log.
+    logger.info({ requestId, method: null, route: null, status: toErrorResponse(failure).body.status, keyId: null, failure: failure._tag }, 'request')
   })
   return server
 }

@@ -1,5 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { capturedLogger } from '../support/captured-logger.js'
 import { parseRawResponse, rawExchange } from '../support/raw-http.js'
 import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
@@ -52,6 +53,19 @@ SlowClients('When the headers are too large, then 431 headers_too_large', async 
 SlowClients('When the request is not valid HTTP, then 400 bad_request', async ({ api }) => {
   const { text } = await rawExchange(api.baseUrl, 'THIS IS NOT HTTP\r\n\r\n')
   assertJsonError(text, 400, 'bad_request')
+})
+
+SlowClients('Answers Node gives itself are logged like every other, with the request id they carry', async () => {
+  const log = capturedLogger()
+  const api = await startApi({ limits: LIMITS, logger: log.logger })
+  try {
+    const { text } = await rawExchange(api.baseUrl, 'THIS IS NOT HTTP\r\n\r\n')
+    const requestId = /X-Request-Id: (\S+)/i.exec(text)?.[1]
+    const line = log.lines().find((entry) => entry.msg === 'request')
+    assert.equal({ requestId: line?.requestId, status: line?.status, failure: line?.failure }, { requestId, status: 400, failure: 'MalformedRequest' })
+  } finally {
+    await api.close()
+  }
 })
 
 SlowClients.run()

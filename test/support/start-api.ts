@@ -82,16 +82,17 @@ export const startApi = async (
   options: Partial<AppOptions> & { readonly pets?: PetRepository; readonly idempotency?: IdempotencyStore; readonly limits?: ServerLimits } = {},
 ): Promise<RunningApi> => {
   const pets = options.pets ?? memoryPetRepository()
+  const logger = options.logger ?? pino({ level: 'silent' })
   const app = buildApp({
     useCases: petUseCases({ pets, idempotency: options.idempotency ?? memoryIdempotencyStore() }),
     health: { ready: pets.ready, draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
-    logger: pino({ level: 'silent' }),
+    logger,
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
     ...options,
   })
-  const server = createHttpServer(app, options.limits ?? DEFAULT_SERVER_LIMITS)
+  const server = createHttpServer(app, logger, options.limits ?? DEFAULT_SERVER_LIMITS)
   const baseUrl = await listen(server)
   return {
     baseUrl,
