@@ -3,7 +3,7 @@ import { createServer, type Server, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
-import { toErrorResponse } from './error-response.js'
+import { type ErrorBody, toErrorResponse } from './error-response.js'
 import { type HttpFailure, headersTooLarge, malformedRequest, requestTimeout } from './http-failures.js'
 
 /** Limits that keep slow or abusive clients from holding the server (documented in README.md). */
@@ -37,8 +37,7 @@ const responseStarted = (socket: Duplex): boolean =>
   (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
 
 /** A whole HTTP/1.1 response for a request Koa never saw: the same Error body, then the connection closes. */
-export const rawErrorResponse = (failure: HttpFailure, requestId: string): string => {
-  const { body } = toErrorResponse(failure)
+export const rawErrorResponse = (body: ErrorBody, requestId: string): string => {
   const json = JSON.stringify(body)
   return [
     `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}`,
@@ -76,10 +75,11 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
       return
     }
     const failure = failureOf(error)
+    const { body } = toErrorResponse(failure)
     const requestId = randomUUID()
-    socket.end(rawErrorResponse(failure, requestId))
+    socket.end(rawErrorResponse(body, requestId))
     // The same line the edge writes for requests Koa answers, so that every answer is in the log.
-    logger.info({ requestId, method: null, route: null, status: toErrorResponse(failure).body.status, keyId: null, failure: failure._tag }, 'request')
+    logger.info({ requestId, method: null, route: null, status: body.status, keyId: null, failure: failure._tag }, 'request')
   })
   return server
 }
