@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import ConnectionString from 'mongodb-connection-string-url'
 import { DEFAULT_MAX_BODY_BYTES } from '../adapters/http/json-body.js'
 import { API_KEY_CHARACTERS } from './domain/authenticator.js'
+import { readSeed, type Seed } from './seed/read-seed.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
 export type ApiKeys =
@@ -32,6 +34,10 @@ export interface Config {
   /** Requests per API key per minute; undefined: no limit. */
   readonly rateLimit: number | undefined
   readonly metrics: boolean
+  /** The pets an empty store starts from; undefined: none. */
+  readonly seed: Seed | undefined
+  /** per-key: each API key has a sandbox of its own, with POST /v1/sandbox/reset. */
+  readonly sandboxes: 'off' | 'per-key'
 }
 
 export const DEFAULT_PORT = 8080
@@ -144,13 +150,28 @@ const metricsSetting = (env: Env): Read<boolean> => {
   return text === 'off' ? E.right(false) : E.left('PETSTORE_METRICS must be on or off')
 }
 
+const sandboxesSetting = (env: Env): Read<'off' | 'per-key'> => {
+  const text = env.PETSTORE_SANDBOXES ?? ''
+  if (text === '' || text === 'off') return E.right('off')
+  return text === 'per-key' ? E.right('per-key') : E.left('PETSTORE_SANDBOXES must be off or per-key')
+}
+
 const logLevelSetting = (env: Env): Read<string> => {
   const level = env.LOG_LEVEL ?? 'info'
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
 }
 
-/** Reads every setting and reports every problem at once, each naming its variable. */
-export const readConfig = (env: Env, generateKey: () => string): E.Either<ReadonlyArray<string>, Config> => {
+const readTextFile = (path: string): string => readFileSync(path, 'utf8')
+
+/**
+ * Reads every setting and reports every problem at once, each naming its variable. `readText`
+ * reads the seed file named by PETSTORE_SEED.
+ */
+export const readConfig = (
+  env: Env,
+  generateKey: () => string,
+  readText: (path: string) => string = readTextFile,
+): E.Either<ReadonlyArray<string>, Config> => {
   const store = storeSetting(env)
   const port = integerSetting(env, 'PORT', DEFAULT_PORT, 0, 65535)
   const maxBodyBytes = integerSetting(env, 'PETSTORE_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1, 100 * 1024 * 1024)
@@ -160,6 +181,9 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
   const corsOrigins = corsSetting(env)
   const rateLimit = rateLimitSetting(env)
   const metrics = metricsSetting(env)
+  const sandboxes = sandboxesSetting(env)
+  // A seed may hold many problems, each its own line.
+  const seed = readSeed(env.PETSTORE_SEED, readText)
   if (
     E.isLeft(store) ||
     E.isLeft(port) ||
@@ -169,10 +193,12 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
     E.isLeft(logLevel) ||
     E.isLeft(corsOrigins) ||
     E.isLeft(rateLimit) ||
-    E.isLeft(metrics)
+    E.isLeft(metrics) ||
+    E.isLeft(sandboxes) ||
+    E.isLeft(seed)
   ) {
-    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics]
-    return E.left(reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
+    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, sandboxes]
+    return E.left([...reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])), ...(E.isLeft(seed) ? seed.left : [])])
   }
   return E.right({
     store: store.right,
@@ -185,5 +211,7 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
     corsOrigins: corsOrigins.right,
     rateLimit: rateLimit.right,
     metrics: metrics.right,
+    seed: seed.right,
+    sandboxes: sandboxes.right,
   })
 }

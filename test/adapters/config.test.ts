@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readConfig } from '../../src/config.js'
+import { DEMO_PETS } from '../../src/seed/demo-pets.js'
 
 const generated = (): string => 'generated-key-for-tests'
 const KEY = 'configured-key-0123456789'
@@ -21,6 +22,8 @@ Config('uses the documented defaults and generates a key outside production', ()
       corsOrigins: undefined,
       rateLimit: undefined,
       metrics: true,
+      seed: undefined,
+      sandboxes: 'off',
     }),
   )
 })
@@ -37,6 +40,8 @@ Config('reads every setting from the environment', () => {
       PETSTORE_CORS_ORIGINS: 'https://app.example.com, http://127.0.0.1:5173',
       PETSTORE_RATE_LIMIT: '600',
       PETSTORE_METRICS: 'off',
+      PETSTORE_SEED: 'demo',
+      PETSTORE_SANDBOXES: 'per-key',
     },
     generated,
   )
@@ -53,6 +58,8 @@ Config('reads every setting from the environment', () => {
       corsOrigins: ['https://app.example.com', 'http://127.0.0.1:5173'],
       rateLimit: 600,
       metrics: false,
+      seed: { source: 'demo', pets: DEMO_PETS.map((pet) => ({ status: 'available', ...pet })) },
+      sandboxes: 'per-key',
     }),
   )
 })
@@ -140,6 +147,63 @@ Config('accepts * for CORS and names malformed CORS, rate-limit and metrics sett
 
 Config('refuses a port beyond 65535', () => {
   assert.ok(E.isLeft(readConfig({ PORT: '70000' }, generated)))
+})
+
+/** Reads seed files from this map instead of the disk. */
+const files =
+  (contents: Record<string, string>) =>
+  (path: string): string => {
+    const text = contents[path]
+    if (text === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' })
+    return text
+  }
+
+Config('reads a seed file of NewPet objects in order, resolving the default status as createPet does', () => {
+  const seed = JSON.stringify([{ name: 'Rex', categoryId: 1 }, { name: 'Zoë', categoryId: 2, status: 'sold', id: 99 }])
+  const config = readConfig({ PETSTORE_SEED: '/seeds/pets.json' }, generated, files({ '/seeds/pets.json': seed }))
+  assert.equal(E.isRight(config) && config.right.seed, {
+    source: '/seeds/pets.json',
+    pets: [
+      { name: 'Rex', categoryId: 1, status: 'available' },
+      { name: 'Zoë', categoryId: 2, status: 'sold' },
+    ],
+  })
+})
+
+Config('When a seed entry is refused by NewPet, then start-up names its index and field, with every other bad setting', () => {
+  const seed = JSON.stringify([{ name: 'ok', categoryId: 1 }, { name: 7, categoryId: 1 }, 'Rex', { name: 'x', categoryId: 1.5, status: 'lost' }])
+  assert.equal(
+    readConfig({ PETSTORE_SEED: 'seed.json', PORT: 'abc' }, generated, files({ 'seed.json': seed })),
+    E.left([
+      'PORT must be an integer from 0 to 65535',
+      'PETSTORE_SEED[1].name: must be a string',
+      'PETSTORE_SEED[2]: must be a JSON object (a NewPet)',
+      'PETSTORE_SEED[3].categoryId: must be an integer',
+      'PETSTORE_SEED[3].status: must be one of available, pending, sold',
+    ]),
+  )
+})
+
+Config('When a seed is not JSON, not an array or not readable, then start-up says so, naming PETSTORE_SEED', () => {
+  const read = files({ 'text.json': 'Rex, Zoë', 'object.json': '{"name":"Rex","categoryId":1}' })
+  const problemOf = (path: string): string => {
+    const config = readConfig({ PETSTORE_SEED: path }, generated, read)
+    return E.isLeft(config) ? config.left.join('\n') : 'accepted'
+  }
+  assert.match(problemOf('text.json'), /^PETSTORE_SEED: text\.json is not valid JSON: /)
+  assert.is(problemOf('object.json'), 'PETSTORE_SEED: object.json must hold a JSON array of pets (NewPet objects)')
+  assert.is(problemOf('missing.json'), 'PETSTORE_SEED: cannot read missing.json (ENOENT); set demo or the path of a JSON file')
+})
+
+Config('The demo seed has at least 30 pets, every status, several categories and a name beyond ASCII', () => {
+  assert.ok(DEMO_PETS.length >= 30)
+  assert.equal([...new Set(DEMO_PETS.map((pet) => pet.status))].sort(), ['available', 'pending', 'sold'])
+  assert.ok(new Set(DEMO_PETS.map((pet) => pet.categoryId)).size >= 3)
+  assert.ok(DEMO_PETS.some((pet) => /[^\x00-\x7f]/.test(pet.name)))
+})
+
+Config('names a PETSTORE_SANDBOXES other than off or per-key', () => {
+  assert.equal(readConfig({ PETSTORE_SANDBOXES: 'on' }, generated), E.left(['PETSTORE_SANDBOXES must be off or per-key']))
 })
 
 Config.run()
