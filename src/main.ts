@@ -14,7 +14,7 @@ const refuseToStart = (problems: ReadonlyArray<string>): never => {
 const config = readConfig(process.env, generateKey)
 if (E.isLeft(config)) refuseToStart(config.left)
 else {
-  const store = openStore(config.right.store)
+  const store = openStore(config.right.store, config.right.seed?.pets)
   if (E.isLeft(store)) refuseToStart([store.left])
-  else startService(config.right, store.right)
+  else void startService(config.right, store.right)
 }

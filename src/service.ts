@@ -1,10 +1,12 @@
-import pino from 'pino'
+import * as E from 'fp-ts/Either'
+import pino, { type Logger } from 'pino'
 import { staticKeyAuthenticator } from '../adapters/auth/static-key-authenticator.js'
 import { buildApp } from '../adapters/http/app.js'
 import { cursorCodec } from '../adapters/http/cursor.js'
 import { createHttpServer } from '../adapters/http/http-server.js'
 import { petUseCases } from './domain/use-cases.js'
 import type { Config } from './config.js'
+import { perKeySandboxes } from './sandboxes.js'
 import type { Store } from './store.js'
 
 /** How long shutdown waits for requests in flight before closing their connections. */
@@ -27,17 +29,44 @@ const printDevelopmentKeyBanner = (key: string, url: string): void => {
   )
 }
 
+/** How long to wait before trying a seed again when the store was unavailable at start. */
+const SEED_RETRY_MS = 5_000
+
+/**
+ * Applies the seed to the shared data set and logs what happened; with sandboxes on, each sandbox
+ * is seeded when first used instead. A store that is down at start is tried again until it answers.
+ */
+const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> => {
+  const seed = config.seed
+  if (seed === undefined) return Promise.resolve()
+  if (config.sandboxes === 'per-key') {
+    logger.info({ seed: seed.source, pets: seed.pets.length }, `each sandbox starts from the seed ${seed.source} (${seed.pets.length} pets)`)
+    return Promise.resolve()
+  }
+  return store.seed()().then((outcome) => {
+    if (E.isLeft(outcome)) {
+      logger.warn({ seed: seed.source, detail: outcome.left.detail }, `seed ${seed.source} not applied yet: the store is unavailable; retrying`)
+      setTimeout(() => void applySeed(config, store, logger), SEED_RETRY_MS).unref()
+    } else if (outcome.right.kind === 'seeded') {
+      logger.info({ seed: seed.source, pets: outcome.right.count }, `seeded the store with ${outcome.right.count} pets from ${seed.source}`)
+    } else {
+      logger.info({ seed: seed.source }, `seed ${seed.source} not applied: the store already holds pets`)
+    }
+  })
+}
+
 /**
  * Wires the adapters for `config` around `store`, listens, and handles shutdown: the composition
  * root shared by `npm start` and the benchmark, which passes a pre-seeded store.
  */
-export const startService = (config: Config, store: Store): void => {
+export const startService = async (config: Config, store: Store): Promise<void> => {
   const logger = pino({ level: config.logLevel })
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
   let draining = false
   const app = buildApp({
-    useCases: petUseCases({ pets: store.repository, idempotency: store.idempotency }),
-    health: { ready: store.repository.ready, draining: () => draining },
+    useCases: petUseCases(store.shared),
+    ...(config.sandboxes === 'per-key' ? { sandboxes: perKeySandboxes(store.sandboxes) } : {}),
+    health: { ready: store.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
     logger,
     cursors: cursorCodec(config.cursorSecret),
@@ -47,6 +76,8 @@ export const startService = (config: Config, store: Store): void => {
     ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
   })
   const server = createHttpServer(app, logger)
+  // Clients connecting at once see the seeded store, not an empty one.
+  await applySeed(config, store, logger)
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     logger.fatal(

@@ -19,9 +19,10 @@ const firstAfter = (pets: ReadonlyArray<Pet>, after: PetId): number => {
  * The PetRepository port over process memory. Ids come from a counter, so they only grow, and pets
  * are appended to id-ordered arrays (one for all, one per status): a page is a binary search plus a
  * slice, O(log n + limit). Pets never change status (no operation changes one), so the arrays stay valid.
- * Everything is lost when the process ends, and ids restart at 1.
+ * Everything is lost when the process ends, and ids restart at 1. `seed` is inserted first, in
+ * order, so its pets get ids 1..n.
  */
-export const memoryPetRepository = (): PetRepository => {
+export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepository => {
   let lastId = 0
   const byId = new Map<PetId, Pet>()
   const all: Pet[] = []
@@ -35,6 +36,8 @@ export const memoryPetRepository = (): PetRepository => {
     byStatus[pet.status].push(pet)
     return pet
   }
+
+  seed.forEach(insert)
 
   const list = (query: PetListQuery): ReadonlyArray<Pet> => {
     const pets = query.status === undefined ? all : byStatus[query.status]

@@ -29,11 +29,13 @@ const DUPLICATE_KEY = 11000
 export interface MongoIdempotencyStoreOptions extends IdempotencyTimes {
   readonly database: () => Promise<Db>
   readonly writeConcern?: WriteConcernSettings
+  /** The shared `idempotency_keys` unless a sandbox's collection is given. */
+  readonly collection?: string
 }
 
 /** Creates the TTL index that deletes expired records; idempotent like every createIndex. */
-export const ensureIdempotencyIndexes = async (db: Db): Promise<void> => {
-  await db.collection(IDEMPOTENCY_COLLECTION).createIndex(EXPIRY_INDEX.key, { name: EXPIRY_INDEX.name, expireAfterSeconds: EXPIRY_INDEX.expireAfterSeconds })
+export const ensureIdempotencyIndexes = async (db: Db, collection: string = IDEMPOTENCY_COLLECTION): Promise<void> => {
+  await db.collection(collection).createIndex(EXPIRY_INDEX.key, { name: EXPIRY_INDEX.name, expireAfterSeconds: EXPIRY_INDEX.expireAfterSeconds })
 }
 
 const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>
@@ -53,8 +55,9 @@ export const mongoIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
   now = Date.now,
+  collection = IDEMPOTENCY_COLLECTION,
 }: MongoIdempotencyStoreOptions): IdempotencyStore => {
-  const records = async () => (await database()).collection<IdempotencyDocument>(IDEMPOTENCY_COLLECTION, { writeConcern })
+  const records = async () => (await database()).collection<IdempotencyDocument>(collection, { writeConcern })
 
   const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
     const time = now()

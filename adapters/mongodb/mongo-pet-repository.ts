@@ -19,21 +19,34 @@ import {
 } from './pet-queries.js'
 import { fromStored, toStoreUnavailable } from './store-error.js'
 
-interface CounterDocument {
+export interface CounterDocument {
   readonly _id: string
+  /** The last id handed out. */
   readonly next: number
+  /** Present while a seed is being written (see mongo-seed.ts). */
+  readonly seeding?: true
 }
+
+/** Where one data set's pets and id counter live: everyone's, or one sandbox's. */
+export interface PetCollections {
+  readonly pets: string
+  readonly counters: string
+}
+
+export const SHARED_PET_COLLECTIONS: PetCollections = { pets: PETS_COLLECTION, counters: COUNTERS_COLLECTION }
 
 export interface MongoPetRepositoryOptions {
   /** The database, connecting first when needed; a rejection becomes StoreUnavailable. */
   readonly database: () => Promise<Db>
   /** Acknowledgement required before a create is answered; `majority` by default. */
   readonly writeConcern?: WriteConcernSettings
+  /** The shared collections (`pets`, `counters`) unless a sandbox's are given. */
+  readonly collections?: PetCollections
 }
 
 /** Creates the indexes list and get need; createIndex is idempotent, so every start may call it. */
-export const ensurePetIndexes = async (db: Db): Promise<void> => {
-  await db.collection(PETS_COLLECTION).createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
+export const ensurePetIndexes = async (db: Db, pets: string = PETS_COLLECTION): Promise<void> => {
+  await db.collection(pets).createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
 }
 
 const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, ReadonlyArray<Pet>> =>
@@ -45,9 +58,13 @@ const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, Readonly
  * never hand out the same id. Every driver call is wrapped in TE.tryCatch: failures become
  * StoreUnavailable, never exceptions.
  */
-export const mongoPetRepository = ({ database, writeConcern = { w: 'majority' } }: MongoPetRepositoryOptions): PetRepository => {
-  const pets = async () => (await database()).collection<PetDocument>(PETS_COLLECTION, { writeConcern })
-  const counters = async () => (await database()).collection<CounterDocument>(COUNTERS_COLLECTION, { writeConcern })
+export const mongoPetRepository = ({
+  database,
+  writeConcern = { w: 'majority' },
+  collections = SHARED_PET_COLLECTIONS,
+}: MongoPetRepositoryOptions): PetRepository => {
+  const pets = async () => (await database()).collection<PetDocument>(collections.pets, { writeConcern })
+  const counters = async () => (await database()).collection<CounterDocument>(collections.counters, { writeConcern })
 
   const allocateId = TE.tryCatch(async () => {
     const counter = await (await counters()).findOneAndUpdate(counterFilter, counterUpdate(1), { upsert: true, returnDocument: 'after' })
@@ -81,7 +98,7 @@ export const mongoPetRepository = ({ database, writeConcern = { w: 'majority' } 
       TE.tryCatch(async () => {
         const db = await database()
         await db.command({ ping: 1 })
-        await ensurePetIndexes(db)
+        await ensurePetIndexes(db, collections.pets)
       }, toStoreUnavailable('ping')),
   }
 }

@@ -1,10 +1,14 @@
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import { type Db, MongoClient, type WriteConcernSettings } from 'mongodb'
+import type { StoreUnavailable } from '../../src/domain/errors.js'
+import type { PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { DEFAULT_LEASE_MS, type IdempotencyStore } from '../../src/domain/idempotency-store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
-import { ensurePetIndexes, mongoPetRepository } from './mongo-pet-repository.js'
+import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
+import { mongoSandboxes, type MongoSandboxPorts } from './mongo-sandboxes.js'
+import { type SeedOutcome, seedMongoPets } from './mongo-seed.js'
 import { toStoreUnavailable } from './store-error.js'
 
 export interface MongoStoreOptions {
@@ -13,11 +17,19 @@ export interface MongoStoreOptions {
   /** Bound on server selection, connecting and each reply, so a dead database gives a 503, never a hang. */
   readonly timeoutMs: number
   readonly writeConcern: WriteConcernSettings
+  /** The pets an empty data set starts from: the shared one, and each sandbox; none by default. */
+  readonly seed?: ReadonlyArray<PetDraft>
 }
 
 export interface MongoStore {
-  readonly repository: PetRepository
-  readonly idempotency: IdempotencyStore
+  readonly shared: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }
+  /** Seeds the shared collections when they never held a pet, exactly once across instances. */
+  readonly seed: () => TE.TaskEither<StoreUnavailable, SeedOutcome>
+  readonly sandboxes: {
+    readonly open: (sandbox: string) => TE.TaskEither<StoreUnavailable, MongoSandboxPorts>
+    readonly reset: (sandbox: string) => TE.TaskEither<StoreUnavailable, void>
+  }
+  readonly ready: () => TE.TaskEither<StoreUnavailable, void>
   /** Closes the client; called on shutdown once the requests in flight are answered. */
   readonly close: () => Promise<void>
 }
@@ -82,11 +94,17 @@ export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
     .catch(() => {
       // Not reachable yet: /readyz stays 503 and retries until the indexes exist.
     })
+  const { writeConcern, seed = [] } = options
+  // A claim must outlive the slowest create (a few calls, each bounded by the timeout), or a retry
+  // could take it over while the first request still creates its pet.
+  const leaseMs = Math.max(DEFAULT_LEASE_MS, 5 * options.timeoutMs)
+  const repository = withIdempotencyIndexes(mongoPetRepository({ database, writeConcern }), database)
   return {
-    repository: withIdempotencyIndexes(mongoPetRepository({ database, writeConcern: options.writeConcern }), database),
-    // A claim must outlive the slowest create (a few calls, each bounded by the timeout), or a retry
-    // could take it over while the first request still creates its pet.
-    idempotency: mongoIdempotencyStore({ database, writeConcern: options.writeConcern, leaseMs: Math.max(DEFAULT_LEASE_MS, 5 * options.timeoutMs) }),
+    shared: { pets: repository, idempotency: mongoIdempotencyStore({ database, writeConcern, leaseMs }) },
+    seed: () =>
+      TE.tryCatch(async () => seedMongoPets(await database(), SHARED_PET_COLLECTIONS, seed, writeConcern), toStoreUnavailable('seed')),
+    sandboxes: mongoSandboxes({ database, writeConcern, seed, leaseMs }),
+    ready: repository.ready,
     close: client.close,
   }
 }

@@ -1,4 +1,4 @@
-import { type Db, MongoClient } from 'mongodb'
+import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
@@ -7,37 +7,7 @@ import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
-import { findMongod, type MongodSource, type RunningMongod, startMongod, throwawayDbName } from '../support/mongo-server.js'
-
-/** One mongod for the whole file, started by the first test that needs it and stopped by the last suite. */
-const sharedMongod = (source: Exclude<MongodSource, { kind: 'none' }>) => {
-  let running: Promise<RunningMongod> | undefined
-  return {
-    uri: async () => (await (running ??= startMongod(source))).uri,
-    stop: async () => (running === undefined ? undefined : (await running).stop()),
-  }
-}
-
-/**
- * A fresh throwaway database for one test. Each `connect` opens another client on it, as another
- * service instance would; `dispose` drops the database and closes every client.
- */
-const throwawayDatabase = (uri: string) => {
-  const dbName = throwawayDbName()
-  const clients: MongoClient[] = []
-  return {
-    dbName,
-    connect: async (): Promise<Db> => {
-      const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect()
-      clients.push(client)
-      return client.db(dbName)
-    },
-    dispose: async (): Promise<void> => {
-      await clients[0]?.db(dbName).dropDatabase()
-      await Promise.all(clients.map((client) => client.close()))
-    },
-  }
-}
+import { findMongod, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
 
 const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
   const database = throwawayDatabase(uri)

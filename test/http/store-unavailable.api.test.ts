@@ -19,7 +19,7 @@ const timed = async (request: () => Promise<ApiResponse>): Promise<{ response: A
   return { response, elapsedMs: performance.now() - started }
 }
 
-const Unreachable = apiSuite('PETSTORE_STORE=mongodb with the database unreachable', { pets: store.repository })
+const Unreachable = apiSuite('PETSTORE_STORE=mongodb with the database unreachable', { pets: store.shared.pets })
 
 Unreachable.after(async () => {
   await store.close()
@@ -71,11 +71,11 @@ Reconnect.after(async (context) => {
 Reconnect('When the first connect fails, then later requests try to reach the database again (so it recovers when it is back)', async (context) => {
   const down = openMongoStore({ uri: `mongodb://127.0.0.1:${context.port}/petstore`, dbName: 'petstore', timeoutMs: 300, writeConcern: { w: 'majority' } })
   try {
-    assert.is((await down.repository.list({ limit: 1 })())._tag, 'Left')
+    assert.is((await down.shared.pets.list({ limit: 1 })())._tag, 'Left')
     await new Promise((resolve) => setTimeout(resolve, 350))
     const afterFirst = context.attempts
     assert.ok(afterFirst > 0, 'the first request tried to connect')
-    const second = await down.repository.findById(1)()
+    const second = await down.shared.pets.findById(1)()
     assert.is(second._tag, 'Left')
     assert.ok(context.attempts > afterFirst, `no new connection attempt after the first failure (${context.attempts})`)
   } finally {

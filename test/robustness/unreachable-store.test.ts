@@ -22,7 +22,7 @@ const Unreachable = suite<Context>('Generated requests with the database unreach
 Unreachable.before(async (context) => {
   // Port 1 on loopback: nothing listens, as when the database is down.
   const store = openMongoStore({ uri: 'mongodb://127.0.0.1:1/petstore', dbName: 'petstore', timeoutMs: 200, writeConcern: { w: 'majority' } })
-  context.api = await startApi({ pets: store.repository })
+  context.api = await startApi({ pets: store.shared.pets })
   context.close = store.close
 })
 Unreachable.after(async (context) => {

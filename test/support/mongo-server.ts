@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { type Db, MongoClient } from 'mongodb'
 
 /** Where the tests get a mongod, decided before any suite is registered. */
 export type MongodSource =
@@ -47,3 +48,33 @@ export const startMongod = async (source: Exclude<MongodSource, { kind: 'none' }
 
 /** A database name no one else uses, which a suite may drop. */
 export const throwawayDbName = (): string => `petstore_test_${randomBytes(6).toString('hex')}`
+
+/** One mongod for the whole file, started by the first test that needs it and stopped by the last suite. */
+export const sharedMongod = (source: Exclude<MongodSource, { kind: 'none' }>) => {
+  let running: Promise<RunningMongod> | undefined
+  return {
+    uri: async () => (await (running ??= startMongod(source))).uri,
+    stop: async () => (running === undefined ? undefined : (await running).stop()),
+  }
+}
+
+/**
+ * A fresh throwaway database for one test. Each `connect` opens another client on it, as another
+ * service instance would; `dispose` drops the database and closes every client.
+ */
+export const throwawayDatabase = (uri: string) => {
+  const dbName = throwawayDbName()
+  const clients: MongoClient[] = []
+  return {
+    dbName,
+    connect: async (): Promise<Db> => {
+      const client = await new MongoClient(uri, { serverSelectionTimeoutMS: 5000 }).connect()
+      clients.push(client)
+      return client.db(dbName)
+    },
+    dispose: async (): Promise<void> => {
+      await clients[0]?.db(dbName).dropDatabase()
+      await Promise.all(clients.map((client) => client.close()))
+    },
+  }
+}

@@ -1,0 +1,39 @@
+import * as TE from 'fp-ts/TaskEither'
+import type { IdempotencyStore, IdempotencyTimes } from '../../src/domain/idempotency-store.js'
+import type { PetDraft } from '../../src/domain/pet.js'
+import type { PetRepository } from '../../src/domain/pet-repository.js'
+import { memoryIdempotencyStore } from './memory-idempotency-store.js'
+import { memoryPetRepository } from './memory-pet-repository.js'
+
+export interface MemoryPorts {
+  readonly pets: PetRepository
+  readonly idempotency: IdempotencyStore
+}
+
+/**
+ * Everything the service stores, in process memory: the shared data set and one per sandbox, each
+ * starting from `seed`. A reset replaces a sandbox's ports with fresh ones in one step, so a request
+ * that began before it keeps the old ports to its end and one that begins after sees only the new:
+ * never a mix, and what a create in flight writes lands in the discarded set.
+ */
+export const memoryStore = (seed: ReadonlyArray<PetDraft> = [], times: IdempotencyTimes = {}) => {
+  const fresh = (): MemoryPorts => ({ pets: memoryPetRepository(seed), idempotency: memoryIdempotencyStore(times) })
+  const shared = fresh()
+  const sandboxes = new Map<string, MemoryPorts>()
+  const open = (sandbox: string): MemoryPorts => {
+    const ports = sandboxes.get(sandbox) ?? fresh()
+    sandboxes.set(sandbox, ports)
+    return ports
+  }
+  return {
+    shared,
+    // A new process's memory is empty: the seed was applied when `shared` was made.
+    seed: () => TE.right({ kind: 'seeded', count: seed.length } as const),
+    sandboxes: {
+      open: (sandbox: string) => TE.right(open(sandbox)),
+      reset: (sandbox: string) => TE.right(void sandboxes.set(sandbox, fresh())),
+    },
+    ready: shared.pets.ready,
+    close: async (): Promise<void> => undefined,
+  }
+}

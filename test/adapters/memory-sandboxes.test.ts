@@ -1,0 +1,28 @@
+import * as E from 'fp-ts/Either'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
+import { petRepositoryContract } from '../contract/pet-repository.contract.js'
+import { sandboxSpaceContract } from '../contract/sandbox-space.contract.js'
+
+// One process holds one memory store: another "instance" in the same process shares it.
+sandboxSpaceContract('memory', async (seed) => {
+  const { sandboxes } = memoryStore(seed)
+  return { space: sandboxes, sibling: async () => sandboxes, dispose: async () => undefined }
+})
+
+/** The ports of one sandbox of a fresh memory store, which must keep the port contracts too. */
+const sandboxPorts = async (times = {}) => {
+  const opened = await memoryStore([], times).sandboxes.open('aaaa0001')()
+  if (E.isLeft(opened)) throw new Error('the memory store failed')
+  return opened.right
+}
+
+petRepositoryContract('memory sandbox', async () => {
+  const { pets } = await sandboxPorts()
+  return { repository: pets, sibling: async () => pets, dispose: async () => undefined }
+})
+
+idempotencyStoreContract('memory sandbox', async (times) => {
+  const { idempotency } = await sandboxPorts(times)
+  return { store: idempotency, sibling: async () => idempotency, dispose: async () => undefined }
+})

@@ -1,0 +1,137 @@
+import * as E from 'fp-ts/Either'
+import type * as TE from 'fp-ts/TaskEither'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { PetDraft } from '../../src/domain/pet.js'
+import type { SandboxSpace, StorePorts } from '../../src/store.js'
+
+/** One store for one test, whose sandboxes start from `seed`. */
+export interface SandboxFixture {
+  readonly space: SandboxSpace
+  /** The sandboxes of the same store, as another service instance would open them. */
+  readonly sibling: () => Promise<SandboxSpace>
+  readonly dispose: () => Promise<void>
+}
+
+export type OpenSandboxes = (seed: ReadonlyArray<PetDraft>) => Promise<SandboxFixture>
+
+interface Context {
+  fixture?: SandboxFixture
+}
+
+const SEED: ReadonlyArray<PetDraft> = [
+  { name: 'Rex', categoryId: 1, status: 'available' },
+  { name: 'Zoë', categoryId: 2, status: 'sold' },
+  { name: 'Kiwi', categoryId: 3, status: 'pending' },
+]
+const SANDBOX_A = 'aaaa0001'
+const SANDBOX_B = 'bbbb0002'
+
+const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
+  const result = await task()
+  if (E.isLeft(result)) throw new Error(`the store failed: ${JSON.stringify(result.left)}`)
+  return result.right
+}
+
+const namesIn = async (ports: StorePorts): Promise<ReadonlyArray<string>> =>
+  (await run(ports.pets.list({ limit: 100 }))).map((pet) => `${pet.id} ${pet.name}`)
+
+const SEEDED = ['1 Rex', '2 Zoë', '3 Kiwi']
+
+/**
+ * The sandbox contract (src/store.ts SandboxSpace), run once per adapter: isolation, seeding on
+ * first use, and reset. The PetRepository and IdempotencyStore contracts also run on a sandbox's ports.
+ */
+export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): void => {
+  const contract = suite<Context>(`SandboxSpace contract: ${adapterName}`, {})
+
+  contract.before.each(async (context) => {
+    context.fixture = await open(SEED)
+  })
+  contract.after.each(async (context) => {
+    await context.fixture?.dispose()
+    delete context.fixture
+  })
+
+  const spaceOf = (context: Context): SandboxFixture => {
+    if (context.fixture === undefined) throw new Error('no store opened')
+    return context.fixture
+  }
+
+  contract('starts a sandbox from the seed the first time it is opened, with ids 1..n in order', async (context) => {
+    const { space } = spaceOf(context)
+    const ports = await run(space.open(SANDBOX_A))
+    assert.equal(await run(ports.pets.list({ limit: 100 })), SEED.map((pet, index) => ({ id: index + 1, ...pet })))
+  })
+
+  contract('keeps sandboxes apart: pets of one are invisible in another, and each counts ids on from the seed', async (context) => {
+    const { space } = spaceOf(context)
+    const a = await run(space.open(SANDBOX_A))
+    const b = await run(space.open(SANDBOX_B))
+    const inA = await run(a.pets.insert({ name: 'only in A', categoryId: 9, status: 'sold' }))
+    const inB = await run(b.pets.insert({ name: 'only in B', categoryId: 9, status: 'sold' }))
+    assert.is(inA.id, 4)
+    assert.is(inB.id, 4)
+    assert.equal(await namesIn(a), [...SEEDED, '4 only in A'])
+    assert.equal(await namesIn(await run(space.open(SANDBOX_B))), [...SEEDED, '4 only in B'])
+    assert.equal(await run(b.pets.list({ limit: 10, status: 'sold', after: 2 })), [inB])
+  })
+
+  contract('keeps idempotency records apart', async (context) => {
+    const { space } = spaceOf(context)
+    const a = await run(space.open(SANDBOX_A))
+    const b = await run(space.open(SANDBOX_B))
+    assert.is((await run(a.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
+    assert.is((await run(b.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
+  })
+
+  contract('puts a sandbox back to its seed on reset: ids start again and idempotency records are gone', async (context) => {
+    const { space } = spaceOf(context)
+    const before = await run(space.open(SANDBOX_A))
+    await run(before.pets.insert({ name: 'gone after reset', categoryId: 9, status: 'sold' }))
+    await run(before.idempotency.claim('client:key', 'f1'))
+    await run(space.reset(SANDBOX_A))
+    const after = await run(space.open(SANDBOX_A))
+    assert.equal(await namesIn(after), SEEDED)
+    assert.is((await run(after.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
+    assert.is((await run(after.pets.insert({ name: 'first again', categoryId: 9, status: 'sold' }))).id, 4)
+  })
+
+  contract('leaves every other sandbox untouched on reset', async (context) => {
+    const { space } = spaceOf(context)
+    const b = await run(space.open(SANDBOX_B))
+    await run(b.pets.insert({ name: 'stays', categoryId: 9, status: 'sold' }))
+    await run(space.reset(SANDBOX_A))
+    assert.equal(await namesIn(await run(space.open(SANDBOX_B))), [...SEEDED, '4 stays'])
+  })
+
+  contract('resets a sandbox never opened to its seed', async (context) => {
+    const { space } = spaceOf(context)
+    await run(space.reset(SANDBOX_A))
+    assert.equal(await namesIn(await run(space.open(SANDBOX_A))), SEEDED)
+  })
+
+  contract('lets ports opened before a reset write nothing into the reset sandbox (a create in flight)', async (context) => {
+    const { space } = spaceOf(context)
+    const inFlight = await run(space.open(SANDBOX_A))
+    await run(space.reset(SANDBOX_A))
+    await run(inFlight.idempotency.claim('client:key', 'f1'))
+    await run(inFlight.pets.insert({ name: 'in flight', categoryId: 9, status: 'sold' }))
+    const after = await run(space.open(SANDBOX_A))
+    assert.equal(await namesIn(after), SEEDED)
+    assert.is((await run(after.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
+  })
+
+  contract('seeds a new sandbox once when several instances open it together, and shares a reset between them', async (context) => {
+    const fixture = spaceOf(context)
+    const [first, second, third] = [fixture.space, await fixture.sibling(), await fixture.sibling()]
+    const opened = await Promise.all([first, second, third].map((space) => run(space.open(SANDBOX_A))))
+    for (const ports of opened) assert.equal(await namesIn(ports), SEEDED)
+    await run((await run(first.open(SANDBOX_A))).pets.insert({ name: 'seen by all', categoryId: 9, status: 'sold' }))
+    assert.equal(await namesIn(await run(third.open(SANDBOX_A))), [...SEEDED, '4 seen by all'])
+    await run(second.reset(SANDBOX_A))
+    assert.equal(await namesIn(await run(third.open(SANDBOX_A))), SEEDED)
+  })
+
+  contract.run()
+}
