@@ -16,9 +16,13 @@ import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
 import { registerPetRoutes } from './routes.js'
+import { chooseSandbox, registerSandboxRoutes, type Sandboxes } from './sandboxes.js'
 
 export interface AppOptions {
+  /** The use cases every key shares, unless `sandboxes` gives each key its own. */
   readonly useCases: PetUseCases
+  /** Per-key sandboxes, with POST /v1/sandbox/reset; off when omitted. */
+  readonly sandboxes?: Sandboxes
   readonly authenticator: Authenticator
   readonly logger: Logger
   /** Shared by every instance behind one load balancer; random per process when omitted. */
@@ -67,6 +71,7 @@ export const buildApp = (options: AppOptions): Koa => {
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   })
+  if (options.sandboxes !== undefined) registerSandboxRoutes(router, options.sandboxes)
   const metrics = options.metrics === false ? undefined : createMetrics()
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
@@ -75,6 +80,7 @@ export const buildApp = (options: AppOptions): Koa => {
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
   if (options.rateLimit !== undefined) app.use(rateLimit({ limit: options.rateLimit }))
+  if (options.sandboxes !== undefined) app.use(chooseSandbox(options.sandboxes))
   app.use(router.routes())
   app.use(unmatched(router))
   return app

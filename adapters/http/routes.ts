@@ -3,13 +3,14 @@ import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { CursorCodec } from './cursor.js'
-import type { AuthState } from './auth.js'
+import type { Context } from 'koa'
 import { DEPRECATION_HEADERS } from './deprecation.js'
 import { sendCacheable } from './etag.js'
 import { sendFailure } from './error-response.js'
 import { bodyFingerprint, idempotencyKeyOf } from './fingerprint.js'
 import { jsonBody } from './json-body.js'
 import { nextPageLink, readListRequest } from './list-request.js'
+import type { SandboxState } from './sandboxes.js'
 
 export interface RoutesOptions {
   readonly useCases: PetUseCases
@@ -19,10 +20,13 @@ export interface RoutesOptions {
 
 /** The three operations of the spec: request in, use case, response out. No rules live here. */
 export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes }: RoutesOptions): void => {
+  /** The caller's sandbox's use cases when sandboxes are on, else everyone's. */
+  const useCasesOf = (ctx: Context): PetUseCases => (ctx.state as SandboxState).useCases ?? useCases
+
   router.get('listPets', '/v1/pets', async (ctx) => {
     const request = readListRequest(ctx.query, cursors)
     if (E.isLeft(request)) return sendFailure(ctx, request.left)
-    const result = await useCases.listPets(request.right)()
+    const result = await useCasesOf(ctx).listPets(request.right)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     const next = result.right.next
     sendCacheable(ctx, result.right.pets, O.isSome(next) ? nextPageLink(request.right, cursors.encode(next.value)) : undefined)
@@ -31,11 +35,11 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
   router.post('createPet', '/v1/pets', jsonBody(maxBodyBytes), async (ctx) => {
     const body: unknown = ctx.request.body
     const key = ctx.headers['idempotency-key']
-    const client = (ctx.state as AuthState).client
+    const client = (ctx.state as SandboxState).client
     const result =
       typeof key === 'string' && client !== undefined
-        ? await useCases.createPetIdempotently({ client: client.scope, key: idempotencyKeyOf(key), fingerprint: bodyFingerprint(body), body })()
-        : await useCases.createPet(body)()
+        ? await useCasesOf(ctx).createPetIdempotently({ client: client.scope, key: idempotencyKeyOf(key), fingerprint: bodyFingerprint(body), body })()
+        : await useCasesOf(ctx).createPet(body)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     const pet = result.right
     ctx.status = 201
@@ -44,7 +48,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
   })
 
   router.get('getPet', '/v1/pets/:petId', async (ctx) => {
-    const result = await useCases.getPet(ctx.params.petId ?? '')()
+    const result = await useCasesOf(ctx).getPet(ctx.params.petId ?? '')()
     if (E.isLeft(result) && result.left._tag !== 'PetNotFound') return sendFailure(ctx, result.left)
     // Every answer of getPet's own (200 and 404) announces the deprecation.
     ctx.set(DEPRECATION_HEADERS)

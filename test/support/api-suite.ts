@@ -6,12 +6,17 @@ export interface ApiContext {
   api: RunningApi
 }
 
-/** A uvu suite whose every test gets a freshly booted app in `context.api`. */
-export const apiSuite = (name: string, options: Parameters<typeof startApi>[0] = {}): Test<ApiContext> => {
+type StartOptions = Parameters<typeof startApi>[0]
+
+/**
+ * A uvu suite whose every test gets a freshly booted app in `context.api`; pass a function to give
+ * each test fresh options too (a store of its own).
+ */
+export const apiSuite = (name: string, options: StartOptions | (() => StartOptions) = {}): Test<ApiContext> => {
   // The before.each hook fills `api` before any test reads it.
   const test = suite<ApiContext>(name, {} as ApiContext)
   test.before.each(async (context) => {
-    context.api = await startApi(options)
+    context.api = await startApi(typeof options === 'function' ? options() : options)
   })
   test.after.each(async (context) => {
     await context.api.close()

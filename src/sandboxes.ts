@@ -1,0 +1,23 @@
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
+import type { Sandboxes } from '../adapters/http/sandboxes.js'
+import { type PetUseCases, petUseCases } from './domain/use-cases.js'
+import type { SandboxSpace, StorePorts } from './store.js'
+
+/**
+ * PETSTORE_SANDBOXES=per-key: each API key works in a sandbox of its own, named by the key's scope
+ * (a SHA-256 of the key, never the key). The domain is unchanged: the same use cases are bound to
+ * the sandbox's ports, once per version of the sandbox.
+ */
+export const perKeySandboxes = (space: SandboxSpace): Sandboxes => {
+  const bound = new WeakMap<StorePorts, PetUseCases>()
+  const useCasesOf = (ports: StorePorts): PetUseCases => {
+    const useCases = bound.get(ports) ?? petUseCases(ports)
+    bound.set(ports, useCases)
+    return useCases
+  }
+  return {
+    useCasesFor: (client) => pipe(space.open(client.scope), TE.map(useCasesOf)),
+    reset: (client) => space.reset(client.scope),
+  }
+}

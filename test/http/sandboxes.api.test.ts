@@ -1,0 +1,141 @@
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
+import * as assert from 'uvu/assert'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import type { PetDraft } from '../../src/domain/pet.js'
+import { perKeySandboxes } from '../../src/sandboxes.js'
+import type { SandboxSpace } from '../../src/store.js'
+import { apiSuite, assertError } from '../support/api-suite.js'
+import { aNewPet } from '../support/pet-builder.js'
+import { OTHER_KEY } from '../support/start-api.js'
+
+const SEED: ReadonlyArray<PetDraft> = Array.from({ length: 5 }, (_, index) => ({
+  name: `seeded ${index + 1}`,
+  categoryId: index,
+  status: 'available',
+}))
+const SEEDED_IDS = [1, 2, 3, 4, 5]
+
+const idsOf = (body: unknown): ReadonlyArray<number> => (body as ReadonlyArray<{ id: number }>).map((pet) => pet.id)
+const nextLinkOf = (link: string | null): string => /^<([^>]+)>; rel="next"$/.exec(link ?? '')?.[1] ?? 'no next link'
+
+const Sandboxes = apiSuite('PETSTORE_SANDBOXES=per-key', () => ({ sandboxes: perKeySandboxes(memoryStore(SEED).sandboxes) }))
+
+Sandboxes('Each key starts from the seed, with its own ids counting on from it', async ({ api }) => {
+  assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
+  const mine = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Mine' }) })
+  const theirs = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Theirs' }), key: OTHER_KEY })
+  assert.equal([mine.status, theirs.status], [201, 201])
+  assert.is((mine.body as { id: number }).id, 6)
+  assert.is((theirs.body as { id: number }).id, 6)
+})
+
+Sandboxes('Nothing created with one key is visible with another: not in a list, a Link page nor a getPet', async ({ api }) => {
+  for (let index = 0; index < 3; index += 1) await api.request('POST', '/v1/pets', { body: aNewPet({ name: `Mine ${index}` }) })
+  assert.equal(idsOf((await api.request('GET', '/v1/pets', { key: OTHER_KEY })).body), SEEDED_IDS)
+  assertError(await api.request('GET', '/v1/pets/6', { key: OTHER_KEY }), 404, 'not_found')
+  assert.is((await api.request('GET', '/v1/pets/6')).status, 200)
+  const myFirstPage = await api.request('GET', '/v1/pets?limit=5')
+  const theirNextPage = await api.request('GET', nextLinkOf(myFirstPage.headers.get('link')), { key: OTHER_KEY })
+  assert.is(theirNextPage.status, 200)
+  assert.equal(theirNextPage.body, [])
+  assert.equal(idsOf((await api.request('GET', nextLinkOf(myFirstPage.headers.get('link')))).body), [6, 7, 8])
+})
+
+Sandboxes('An Idempotency-Key never replays across keys', async ({ api }) => {
+  const headers = { 'idempotency-key': 'same-key-for-both' }
+  const mine = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Mine' }), headers })
+  const theirs = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Theirs' }), headers, key: OTHER_KEY })
+  assert.equal([mine.status, theirs.status], [201, 201])
+  assert.is((theirs.body as { name: string }).name, 'Theirs')
+})
+
+Sandboxes('When the reset is posted, then 204 and the caller\'s sandbox is back to its seed: ids start again, idempotency records are gone', async ({ api }) => {
+  const headers = { 'idempotency-key': 'before-reset' }
+  await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Before' }), headers })
+  const reset = await api.request('POST', '/v1/sandbox/reset')
+  assert.is(reset.status, 204)
+  assert.is(reset.text, '')
+  assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
+  const after = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'After' }), headers })
+  assert.is(after.status, 201)
+  assert.equal(after.body, { id: 6, ...aNewPet({ name: 'After' }), status: 'available' })
+})
+
+Sandboxes('When one key resets, then every other key\'s sandbox is untouched', async ({ api }) => {
+  await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Theirs' }), key: OTHER_KEY })
+  assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
+  assert.equal(idsOf((await api.request('GET', '/v1/pets', { key: OTHER_KEY })).body), [...SEEDED_IDS, 6])
+})
+
+Sandboxes('When the reset is posted without a valid key, then 401 and nothing is reset', async ({ api }) => {
+  await api.request('POST', '/v1/pets', { body: aNewPet() })
+  assertError(await api.request('POST', '/v1/sandbox/reset', { key: false }), 401, 'unauthorized')
+  assertError(await api.request('POST', '/v1/sandbox/reset', { key: 'wrong-key-0123456789' }), 401, 'unauthorized')
+  assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), [...SEEDED_IDS, 6])
+})
+
+Sandboxes('When the reset path is asked with another method, then 405 with Allow: POST', async ({ api }) => {
+  const response = await api.request('GET', '/v1/sandbox/reset')
+  assertError(response, 405, 'method_not_allowed')
+  assert.is(response.headers.get('allow'), 'POST')
+})
+
+Sandboxes.run()
+
+/**
+ * A memory store whose creates wait at a gate the test opens, so that a create can be held in
+ * flight while the sandbox is reset.
+ */
+const gatedSpace = () => {
+  const store = memoryStore(SEED)
+  let reached = (): void => undefined
+  let open = (): void => undefined
+  const atGate = new Promise<void>((resolve) => (reached = resolve))
+  const gate = new Promise<void>((resolve) => (open = resolve))
+  const space: SandboxSpace = {
+    open: (sandbox) =>
+      pipe(
+        store.sandboxes.open(sandbox),
+        TE.map((ports) => ({
+          ...ports,
+          pets: { ...ports.pets, insert: (draft: PetDraft) => pipe(TE.fromTask(async () => (reached(), gate)), TE.flatMap(() => ports.pets.insert(draft))) },
+        })),
+      ),
+    reset: store.sandboxes.reset,
+  }
+  return { space, atGate, open: () => open() }
+}
+
+const gated = gatedSpace()
+const InFlight = apiSuite('PETSTORE_SANDBOXES=per-key, a create in flight across a reset', { sandboxes: perKeySandboxes(gated.space) })
+
+InFlight('When a create is in flight across a reset, then it leaves neither a pet nor an idempotency record in the reset sandbox', async ({ api }) => {
+  const headers = { 'idempotency-key': 'in-flight' }
+  const creating = api.request('POST', '/v1/pets', { body: aNewPet({ name: 'In flight' }), headers })
+  await gated.atGate
+  assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
+  gated.open()
+  assert.is((await creating).status, 201)
+  assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
+  // A record left behind would answer this different body with 422.
+  const retry = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Another body' }), headers })
+  assert.is(retry.status, 201)
+  assert.is((retry.body as { name: string }).name, 'Another body')
+})
+
+InFlight.run()
+
+const Off = apiSuite('PETSTORE_SANDBOXES=off (the default)')
+
+Off('When sandboxes are off, then the reset path answers like any unknown path', async ({ api }) => {
+  assertError(await api.request('POST', '/v1/sandbox/reset'), 404, 'route_not_found')
+  assertError(await api.request('POST', '/v1/sandbox/reset', { key: false }), 401, 'unauthorized')
+})
+
+Off('When sandboxes are off, then every key shares one collection', async ({ api }) => {
+  await api.request('POST', '/v1/pets', { body: aNewPet() })
+  assert.equal(idsOf((await api.request('GET', '/v1/pets', { key: OTHER_KEY })).body), [1])
+})
+
+Off.run()
