@@ -1,7 +1,10 @@
+import { writeFileSync } from 'node:fs'
 import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { send, TEST_KEY } from '../support/start-api.js'
+import { OTHER_KEY, send, TEST_KEY } from '../support/start-api.js'
 import { spawnService, waitForUrl } from '../support/spawn-service.js'
 
 const Main = suite('npm start (src/main.ts)')
@@ -120,6 +123,41 @@ Main('When a second signal arrives during shutdown, then it stops at once', asyn
   assert.ok(performance.now() - started < 2000)
   assert.match(service.stdout(), 'second signal: stopping at once')
   held.destroy()
+})
+
+Main('When PETSTORE_SEED=demo, then the start-up log says the store was seeded, before the first request is served', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_SEED: 'demo' })
+  const url = await waitForUrl(service)
+  assert.match(service.stdout(), 'seeded the store with 36 pets from demo')
+  const first = await send(url, 'GET', '/v1/pets')
+  assert.is((first.body as unknown[]).length, 20)
+  service.child.kill('SIGTERM')
+  assert.is(await service.exited, 0)
+})
+
+Main('When a seed entry is refused, then it stops naming PETSTORE_SEED[index].field, with every other bad setting', async () => {
+  const file = join(tmpdir(), `petstore-seed-${process.pid}.json`)
+  writeFileSync(file, JSON.stringify([{ name: 'Rex', categoryId: 1 }, { name: 7, categoryId: 1 }]))
+  const service = spawnService({ PETSTORE_SEED: file, PORT: 'abc' })
+  assert.is(await service.exited, 1)
+  assert.match(service.stderr(), 'PORT must be an integer from 0 to 65535')
+  assert.match(service.stderr(), 'PETSTORE_SEED[1].name: must be a string')
+})
+
+Main('When PETSTORE_SANDBOXES=per-key with the demo seed, then each key starts from the seed and resets its own sandbox', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: `${TEST_KEY},${OTHER_KEY}`, PETSTORE_SEED: 'demo', PETSTORE_SANDBOXES: 'per-key' })
+  const url = await waitForUrl(service)
+  try {
+    assert.match(service.stdout(), 'each sandbox starts from the seed demo (36 pets)')
+    const created = await send(url, 'POST', '/v1/pets', { body: { name: 'Mine', categoryId: 1 } })
+    assert.is((created.body as { id: number }).id, 37)
+    assert.is((await send(url, 'GET', '/v1/pets/37', { key: OTHER_KEY })).status, 404)
+    assert.is((await send(url, 'POST', '/v1/sandbox/reset')).status, 204)
+    assert.is((await send(url, 'GET', '/v1/pets/37')).status, 404)
+  } finally {
+    service.child.kill('SIGTERM')
+  }
+  assert.is(await service.exited, 0)
 })
 
 Main.run()
