@@ -32,6 +32,8 @@ export interface Config {
   /** Requests per API key per minute; undefined: no limit. */
   readonly rateLimit: number | undefined
   readonly metrics: boolean
+  /** Whether clients may force failures and delays with `Prefer` (a test target for client developers). */
+  readonly faults: boolean
 }
 
 export const DEFAULT_PORT = 8080
@@ -144,6 +146,12 @@ const metricsSetting = (env: Env): Read<boolean> => {
   return text === 'off' ? E.right(false) : E.left('PETSTORE_METRICS must be on or off')
 }
 
+const faultsSetting = (env: Env): Read<boolean> => {
+  const text = env.PETSTORE_FAULTS ?? ''
+  if (text === '' || text === 'off') return E.right(false)
+  return text === 'on' ? E.right(true) : E.left('PETSTORE_FAULTS must be on or off')
+}
+
 const logLevelSetting = (env: Env): Read<string> => {
   const level = env.LOG_LEVEL ?? 'info'
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
@@ -160,6 +168,7 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
   const corsOrigins = corsSetting(env)
   const rateLimit = rateLimitSetting(env)
   const metrics = metricsSetting(env)
+  const faults = faultsSetting(env)
   if (
     E.isLeft(store) ||
     E.isLeft(port) ||
@@ -169,9 +178,10 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
     E.isLeft(logLevel) ||
     E.isLeft(corsOrigins) ||
     E.isLeft(rateLimit) ||
-    E.isLeft(metrics)
+    E.isLeft(metrics) ||
+    E.isLeft(faults)
   ) {
-    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics]
+    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, faults]
     return E.left(reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
   }
   return E.right({
@@ -185,5 +195,6 @@ export const readConfig = (env: Env, generateKey: () => string): E.Either<Readon
     corsOrigins: corsOrigins.right,
     rateLimit: rateLimit.right,
     metrics: metrics.right,
+    faults: faults.right,
   })
 }

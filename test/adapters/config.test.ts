@@ -21,6 +21,7 @@ Config('uses the documented defaults and generates a key outside production', ()
       corsOrigins: undefined,
       rateLimit: undefined,
       metrics: true,
+      faults: false,
     }),
   )
 })
@@ -37,6 +38,7 @@ Config('reads every setting from the environment', () => {
       PETSTORE_CORS_ORIGINS: 'https://app.example.com, http://127.0.0.1:5173',
       PETSTORE_RATE_LIMIT: '600',
       PETSTORE_METRICS: 'off',
+      PETSTORE_FAULTS: 'on',
     },
     generated,
   )
@@ -53,6 +55,7 @@ Config('reads every setting from the environment', () => {
       corsOrigins: ['https://app.example.com', 'http://127.0.0.1:5173'],
       rateLimit: 600,
       metrics: false,
+      faults: true,
     }),
   )
 })
@@ -136,6 +139,19 @@ Config('accepts * for CORS and names malformed CORS, rate-limit and metrics sett
       'PETSTORE_METRICS must be on or off',
     ]),
   )
+})
+
+Config('reads PETSTORE_FAULTS as on or off, off by default, and names it with the other bad settings', () => {
+  const faultsOf = (text: string): boolean | undefined => {
+    const config = readConfig({ PETSTORE_FAULTS: text }, generated)
+    return E.isRight(config) ? config.right.faults : undefined
+  }
+  assert.equal([faultsOf(''), faultsOf('off'), faultsOf('on')], [false, false, true])
+  assert.equal(
+    readConfig({ PORT: 'abc', PETSTORE_FAULTS: 'yes' }, generated),
+    E.left(['PORT must be an integer from 0 to 65535', 'PETSTORE_FAULTS must be on or off']),
+  )
+  for (const text of ['ON', 'true', '1', ' on']) assert.equal(readConfig({ PETSTORE_FAULTS: text }, generated), E.left(['PETSTORE_FAULTS must be on or off']), text)
 })
 
 Config('refuses a port beyond 65535', () => {
