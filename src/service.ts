@@ -35,6 +35,7 @@ export const startService = (config: Config, store: Store): void => {
   const logger = pino({ level: config.logLevel })
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
   let draining = false
+  const shutdownBegun = new AbortController()
   const app = buildApp({
     useCases: petUseCases({ pets: store.repository, idempotency: store.idempotency }),
     health: { ready: store.repository.ready, draining: () => draining },
@@ -43,6 +44,8 @@ export const startService = (config: Config, store: Store): void => {
     cursors: cursorCodec(config.cursorSecret),
     maxBodyBytes: config.maxBodyBytes,
     metrics: config.metrics,
+    faults: config.faults,
+    shutdown: shutdownBegun.signal,
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
     ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
   })
@@ -62,6 +65,7 @@ export const startService = (config: Config, store: Store): void => {
     const url = `http://${host}:${port}`
     if (config.apiKeys.source === 'generated') printDevelopmentKeyBanner(config.apiKeys.key, url)
     logger.info({ url, store: config.store.kind }, `listening on ${url}`)
+    if (config.faults) logger.warn('PETSTORE_FAULTS=on: any client with a key can force failures and delays with a Prefer header')
   })
 
   const shutdown = (signal: string): void => {
@@ -71,6 +75,7 @@ export const startService = (config: Config, store: Store): void => {
       process.exit(1)
     }
     draining = true
+    shutdownBegun.abort()
     logger.info({ signal }, 'shutting down: no new connections; answering requests in flight')
     const deadline = setTimeout(() => {
       logger.warn('shutdown deadline passed; closing the remaining connections')
