@@ -38,6 +38,8 @@ export interface Config {
   readonly seed: Seed | undefined
   /** per-key: each API key has a sandbox of its own, with POST /v1/sandbox/reset. */
   readonly sandboxes: 'off' | 'per-key'
+  /** Whether clients may force failures and delays with `Prefer` (a test target for client developers). */
+  readonly faults: boolean
 }
 
 export const DEFAULT_PORT = 8080
@@ -156,6 +158,12 @@ const sandboxesSetting = (env: Env): Read<'off' | 'per-key'> => {
   return text === 'per-key' ? E.right('per-key') : E.left('PETSTORE_SANDBOXES must be off or per-key')
 }
 
+const faultsSetting = (env: Env): Read<boolean> => {
+  const text = env.PETSTORE_FAULTS ?? ''
+  if (text === '' || text === 'off') return E.right(false)
+  return text === 'on' ? E.right(true) : E.left('PETSTORE_FAULTS must be on or off')
+}
+
 const logLevelSetting = (env: Env): Read<string> => {
   const level = env.LOG_LEVEL ?? 'info'
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
@@ -184,6 +192,7 @@ export const readConfig = (
   const sandboxes = sandboxesSetting(env)
   // A seed may hold many problems, each its own line.
   const seed = readSeed(env.PETSTORE_SEED, readText)
+  const faults = faultsSetting(env)
   if (
     E.isLeft(store) ||
     E.isLeft(port) ||
@@ -194,10 +203,11 @@ export const readConfig = (
     E.isLeft(corsOrigins) ||
     E.isLeft(rateLimit) ||
     E.isLeft(metrics) ||
+    E.isLeft(faults) ||
     E.isLeft(sandboxes) ||
     E.isLeft(seed)
   ) {
-    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, sandboxes]
+    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, faults, sandboxes]
     return E.left([...reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])), ...(E.isLeft(seed) ? seed.left : [])])
   }
   return E.right({
@@ -211,6 +221,7 @@ export const readConfig = (
     corsOrigins: corsOrigins.right,
     rateLimit: rateLimit.right,
     metrics: metrics.right,
+    faults: faults.right,
     seed: seed.right,
     sandboxes: sandboxes.right,
   })

@@ -63,6 +63,7 @@ export const startService = async (config: Config, store: Store): Promise<void> 
   const logger = pino({ level: config.logLevel })
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
   let draining = false
+  const shutdownBegun = new AbortController()
   const app = buildApp({
     useCases: petUseCases(store.shared),
     ...(config.sandboxes === 'per-key' ? { sandboxes: perKeySandboxes(store.sandboxes) } : {}),
@@ -72,6 +73,8 @@ export const startService = async (config: Config, store: Store): Promise<void> 
     cursors: cursorCodec(config.cursorSecret),
     maxBodyBytes: config.maxBodyBytes,
     metrics: config.metrics,
+    faults: config.faults,
+    shutdown: shutdownBegun.signal,
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
     ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
   })
@@ -93,6 +96,7 @@ export const startService = async (config: Config, store: Store): Promise<void> 
     const url = `http://${host}:${port}`
     if (config.apiKeys.source === 'generated') printDevelopmentKeyBanner(config.apiKeys.key, url)
     logger.info({ url, store: config.store.kind }, `listening on ${url}`)
+    if (config.faults) logger.warn('PETSTORE_FAULTS=on: any client with a key can force failures and delays with a Prefer header')
   })
 
   const shutdown = (signal: string): void => {
@@ -102,6 +106,7 @@ export const startService = async (config: Config, store: Store): Promise<void> 
       process.exit(1)
     }
     draining = true
+    shutdownBegun.abort()
     logger.info({ signal }, 'shutting down: no new connections; answering requests in flight')
     const deadline = setTimeout(() => {
       logger.warn('shutdown deadline passed; closing the remaining connections')

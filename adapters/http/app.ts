@@ -11,6 +11,7 @@ import { type HealthOptions, registerHealthRoutes } from './health-routes.js'
 import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
 import { edge, isUnderApi } from './edge.js'
+import { faults } from './faults.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument } from './openapi-document.js'
@@ -38,6 +39,10 @@ export interface AppOptions {
   readonly rateLimit?: number
   /** GET /metrics in the Prometheus format; on unless false. */
   readonly metrics?: boolean
+  /** Clients may force failures and delays of the pet operations with `Prefer`; off unless true. */
+  readonly faults?: boolean
+  /** Aborted when shutdown begins, so that forced delays end at once. */
+  readonly shutdown?: AbortSignal
 }
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
@@ -70,6 +75,7 @@ export const buildApp = (options: AppOptions): Koa => {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ...(options.faults === true ? { before: faults(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) } : {}),
   })
   if (options.sandboxes !== undefined) registerSandboxRoutes(router, options.sandboxes)
   const metrics = options.metrics === false ? undefined : createMetrics()

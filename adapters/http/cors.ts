@@ -6,7 +6,7 @@ import { isUnderApi } from './edge.js'
 export type CorsOrigins = '*' | ReadonlyArray<string>
 
 /** Every response header a client of this API reads, so that a page's script may read it too. */
-export const EXPOSED_HEADERS = ['Location', 'Link', 'Deprecation', 'Sunset', 'X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy']
+export const EXPOSED_HEADERS = ['Location', 'Link', 'Deprecation', 'Sunset', 'X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Preference-Applied']
 
 /**
  * Cross-origin access to /v1 for browsers (@koa/cors), off unless PETSTORE_CORS_ORIGINS is set. It runs
@@ -22,7 +22,7 @@ export const corsFor = (origins: CorsOrigins): Middleware => {
       return allowed(origin) ? (origins === '*' ? '*' : origin) : ''
     },
     allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id', 'Prefer'],
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   })

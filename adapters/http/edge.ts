@@ -24,6 +24,8 @@ export const isUnderApi = (path: string): boolean => path === API_PREFIX || path
  * - the one exit for anything thrown: a FailureSignal is answered as itself, anything else as a 500;
  * - one JSON log line when the response is decided: method, route pattern, status, duration, request
  *   id, the caller's key id and, for failures, their tag. Never a header value, a key or a body.
+ *   With PETSTORE_FAULTS, also the service's own `Preference-Applied`, and `forced` on a forced
+ *   failure, so that nobody mistakes it for a real one.
  */
 export const edge =
   (logger: Logger, metrics?: RequestMetrics): Middleware<AuthState & FailureState> =>
@@ -46,6 +48,8 @@ export const edge =
     const route = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
     const failure = ctx.state.failure
     const elapsedMs = performance.now() - started
+    // Node's getHeader: undefined when the header was not set, whatever Koa's types say.
+    const preferenceApplied: unknown = ctx.response.get('Preference-Applied')
     metrics?.observe(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
     logger.info(
       {
@@ -56,6 +60,8 @@ export const edge =
         durationMs: Math.round(elapsedMs * 1000) / 1000,
         keyId: ctx.state.client?.keyId ?? null,
         ...(failure === undefined ? {} : { failure: failure._tag }),
+        ...(failure?._tag === 'ForcedFailure' ? { forced: true } : {}),
+        ...(typeof preferenceApplied === 'string' ? { preferenceApplied } : {}),
         ...(failure?._tag === 'StoreUnavailable' ? { detail: failure.detail } : {}),
       },
       'request',

@@ -1,6 +1,7 @@
 import type { Context } from 'koa'
 import type { DomainError } from '../../src/domain/errors.js'
-import type { HttpFailure } from './http-failures.js'
+import type { ForcedStatus, HttpFailure } from './http-failures.js'
+import { rateLimitField } from './ratelimit-fields.js'
 
 export type Failure = DomainError | HttpFailure
 
@@ -39,6 +40,8 @@ export interface ErrorResponse {
 export const REALM = 'petstore'
 /** Seconds a client should wait before retrying when the store is unavailable. */
 export const RETRY_AFTER_SECONDS = 5
+/** Seconds a forced 429 asks a client to wait: short, so that a client's retry test runs quickly. */
+export const FORCED_RETRY_AFTER_SECONDS = 1
 
 const response = (
   status: number,
@@ -52,6 +55,27 @@ const UNAUTHORIZED_MESSAGES = {
   malformed: "malformed Authorization header: expected 'Bearer <API key>'",
   rejected: 'the API key is not valid',
 } as const
+
+/**
+ * A failure forced with `Prefer: fault=<status>`: the code and headers of the real failure, and a
+ * message that says it was forced, so that nobody reading it hunts for a real cause.
+ */
+const forcedResponse = (status: ForcedStatus): ErrorResponse => {
+  const forced = `forced by 'Prefer: fault=${status}'`
+  switch (status) {
+    case 429:
+      return response(429, 'rate_limited', `${forced}: too many requests; retry in ${FORCED_RETRY_AFTER_SECONDS} s`, {
+        'Retry-After': String(FORCED_RETRY_AFTER_SECONDS),
+        RateLimit: rateLimitField(0, FORCED_RETRY_AFTER_SECONDS),
+      })
+    case 500:
+      return response(500, 'internal_error', `${forced}: an unexpected error`)
+    case 503:
+      return response(503, 'service_unavailable', `${forced}: the pet store is unavailable; retry later`, {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      })
+  }
+}
 
 /** The only place that decides statuses, codes and messages of errors. */
 export const toErrorResponse = (failure: Failure): ErrorResponse => {
@@ -101,6 +125,8 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(431, 'headers_too_large', 'the request headers are too large')
     case 'MalformedRequest':
       return response(400, 'bad_request', 'the request is not valid HTTP/1.1')
+    case 'ForcedFailure':
+      return forcedResponse(failure.status)
   }
 }
 

@@ -13,6 +13,11 @@ export type HttpFailure =
   | { readonly _tag: 'RequestTimeout' }
   | { readonly _tag: 'HeadersTooLarge' }
   | { readonly _tag: 'MalformedRequest' }
+  | { readonly _tag: 'ForcedFailure'; readonly status: ForcedStatus }
+
+/** The statuses a client may force with `Prefer: fault=<status>` when PETSTORE_FAULTS=on. */
+export const FORCED_STATUSES = [429, 500, 503] as const
+export type ForcedStatus = (typeof FORCED_STATUSES)[number]
 
 export const malformedJson = (problem: string): HttpFailure => ({ _tag: 'MalformedJson', problem })
 export const unsupportedMediaType = (problem: string): HttpFailure => ({ _tag: 'UnsupportedMediaType', problem })
@@ -28,3 +33,4 @@ export const requestTimeout: HttpFailure = { _tag: 'RequestTimeout' }
 export const headersTooLarge: HttpFailure = { _tag: 'HeadersTooLarge' }
 export const malformedRequest: HttpFailure = { _tag: 'MalformedRequest' }
 export const rateLimited = (retryAfterSeconds: number): HttpFailure => ({ _tag: 'RateLimited', retryAfterSeconds })
+export const forcedFailure = (status: ForcedStatus): HttpFailure => ({ _tag: 'ForcedFailure', status })

@@ -2,10 +2,10 @@ import type { Middleware } from 'koa'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
 import { rateLimited } from './http-failures.js'
+import { rateLimitField, rateLimitPolicyField } from './ratelimit-fields.js'
 
 /** Seconds in one rate-limit window. */
 export const RATE_LIMIT_WINDOW_SECONDS = 60
-const POLICY = 'default'
 
 export interface RateLimitOptions {
   /** Requests each API key may make per window. */
@@ -23,7 +23,7 @@ export interface RateLimitOptions {
  */
 export const rateLimit = ({ limit, now = Date.now }: RateLimitOptions): Middleware<AuthState> => {
   const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000
-  const policy = `"${POLICY}";q=${limit};w=${RATE_LIMIT_WINDOW_SECONDS}`
+  const policy = rateLimitPolicyField(limit, RATE_LIMIT_WINDOW_SECONDS)
   let windowIndex = -1
   let used = new Map<string, number>()
   return async (ctx, next) => {
@@ -42,7 +42,7 @@ export const rateLimit = ({ limit, now = Date.now }: RateLimitOptions): Middlewa
     used.set(client.scope, count)
     const reset = Math.max(1, Math.ceil(((index + 1) * windowMs - time) / 1000))
     ctx.set('RateLimit-Policy', policy)
-    ctx.set('RateLimit', `"${POLICY}";r=${Math.max(0, limit - count)};t=${reset}`)
+    ctx.set('RateLimit', rateLimitField(Math.max(0, limit - count), reset))
     if (count > limit) {
       sendFailure(ctx, rateLimited(reset))
       return

@@ -1,6 +1,7 @@
 import type Router from '@koa/router'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
+import type { Middleware } from 'koa'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { CursorCodec } from './cursor.js'
 import type { Context } from 'koa'
@@ -16,14 +17,18 @@ export interface RoutesOptions {
   readonly useCases: PetUseCases
   readonly cursors: CursorCodec
   readonly maxBodyBytes: number
+  /** Runs first on each of the three operations, before the body is read (forced failures). */
+  readonly before?: Middleware
 }
 
 /** The three operations of the spec: request in, use case, response out. No rules live here. */
-export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes }: RoutesOptions): void => {
+export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, before }: RoutesOptions): void => {
+  // Router-level, so that what runs first is still logged and measured under the route's pattern.
+  const first = before === undefined ? [] : [before]
   /** The caller's sandbox's use cases when sandboxes are on, else everyone's. */
   const useCasesOf = (ctx: Context): PetUseCases => (ctx.state as SandboxState).useCases ?? useCases
 
-  router.get('listPets', '/v1/pets', async (ctx) => {
+  router.get('listPets', '/v1/pets', ...first, async (ctx) => {
     const request = readListRequest(ctx.query, cursors)
     if (E.isLeft(request)) return sendFailure(ctx, request.left)
     const result = await useCasesOf(ctx).listPets(request.right)()
@@ -32,7 +37,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     sendCacheable(ctx, result.right.pets, O.isSome(next) ? nextPageLink(request.right, cursors.encode(next.value)) : undefined)
   })
 
-  router.post('createPet', '/v1/pets', jsonBody(maxBodyBytes), async (ctx) => {
+  router.post('createPet', '/v1/pets', ...first, jsonBody(maxBodyBytes), async (ctx) => {
     const body: unknown = ctx.request.body
     const key = ctx.headers['idempotency-key']
     const client = (ctx.state as SandboxState).client
@@ -47,7 +52,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     ctx.body = pet
   })
 
-  router.get('getPet', '/v1/pets/:petId', async (ctx) => {
+  router.get('getPet', '/v1/pets/:petId', ...first, async (ctx) => {
     const result = await useCasesOf(ctx).getPet(ctx.params.petId ?? '')()
     if (E.isLeft(result) && result.left._tag !== 'PetNotFound') return sendFailure(ctx, result.left)
     // Every answer of getPet's own (200 and 404) announces the deprecation.

@@ -24,6 +24,7 @@ Config('uses the documented defaults and generates a key outside production', ()
       metrics: true,
       seed: undefined,
       sandboxes: 'off',
+      faults: false,
     }),
   )
 })
@@ -42,6 +43,7 @@ Config('reads every setting from the environment', () => {
       PETSTORE_METRICS: 'off',
       PETSTORE_SEED: 'demo',
       PETSTORE_SANDBOXES: 'per-key',
+      PETSTORE_FAULTS: 'on',
     },
     generated,
   )
@@ -60,6 +62,7 @@ Config('reads every setting from the environment', () => {
       metrics: false,
       seed: { source: 'demo', pets: DEMO_PETS.map((pet) => ({ status: 'available', ...pet })) },
       sandboxes: 'per-key',
+      faults: true,
     }),
   )
 })
@@ -143,6 +146,19 @@ Config('accepts * for CORS and names malformed CORS, rate-limit and metrics sett
       'PETSTORE_METRICS must be on or off',
     ]),
   )
+})
+
+Config('reads PETSTORE_FAULTS as on or off, off by default, and names it with the other bad settings', () => {
+  const faultsOf = (text: string): boolean | undefined => {
+    const config = readConfig({ PETSTORE_FAULTS: text }, generated)
+    return E.isRight(config) ? config.right.faults : undefined
+  }
+  assert.equal([faultsOf(''), faultsOf('off'), faultsOf('on')], [false, false, true])
+  assert.equal(
+    readConfig({ PORT: 'abc', PETSTORE_FAULTS: 'yes' }, generated),
+    E.left(['PORT must be an integer from 0 to 65535', 'PETSTORE_FAULTS must be on or off']),
+  )
+  for (const text of ['ON', 'true', '1', ' on']) assert.equal(readConfig({ PETSTORE_FAULTS: text }, generated), E.left(['PETSTORE_FAULTS must be on or off']), text)
 })
 
 Config('refuses a port beyond 65535', () => {

@@ -11,6 +11,7 @@ Cors('A preflight OPTIONS needs no key and answers what the API allows, and noth
   assert.is(response.status, 204)
   assert.is(response.headers.get('access-control-allow-origin'), PAGE_ORIGIN)
   assert.match(response.headers.get('access-control-allow-headers') ?? '', 'Authorization')
+  assert.match(response.headers.get('access-control-allow-headers') ?? '', 'Prefer')
   assert.match(response.headers.get('access-control-allow-methods') ?? '', 'GET')
   assert.is(response.text, '')
 })
@@ -20,7 +21,7 @@ Cors('An allowed origin may read every header a client of this API reads', async
   assert.is(response.status, 200)
   assert.is(response.headers.get('access-control-allow-origin'), PAGE_ORIGIN)
   const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim())
-  for (const header of ['Location', 'Link', 'Deprecation', 'Sunset', 'X-Request-Id', 'ETag', 'RateLimit', 'RateLimit-Policy']) {
+  for (const header of ['Location', 'Link', 'Deprecation', 'Sunset', 'X-Request-Id', 'ETag', 'RateLimit', 'RateLimit-Policy', 'Preference-Applied']) {
     assert.ok(exposed.includes(header), header)
   }
 })

@@ -107,6 +107,20 @@ Main('When SIGTERM arrives during a request, then that request is answered and t
   assert.is(await service.exited, 0)
 })
 
+Main('When SIGTERM arrives during a delayed request (PETSTORE_FAULTS=on), then it is answered at once, without the delay, and the process exits 0', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_FAULTS: 'on' })
+  const url = await waitForUrl(service)
+  assert.match(service.stdout(), 'PETSTORE_FAULTS=on')
+  const pending = send(url, 'GET', '/v1/pets', { headers: { prefer: 'delay=10000' } })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  service.child.kill('SIGTERM')
+  const response = await pending
+  assert.is(response.status, 200)
+  // Had it waited the whole 10 s, the delay would be listed as applied.
+  assert.is(response.headers.get('preference-applied'), null)
+  assert.is(await service.exited, 0)
+})
+
 Main('When a second signal arrives during shutdown, then it stops at once', async () => {
   const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
   const url = new URL(await waitForUrl(service))
