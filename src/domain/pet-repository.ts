@@ -13,7 +13,9 @@ export interface PetListQuery {
 /**
  * The storage port. Every adapter must pass test/contract/pet-repository.contract.ts:
  * - insert assigns a new positive id, unique across every instance sharing the store and never
- *   reused, and resolves only once the pet is durably stored (as durable as the adapter can be);
+ *   reused, and resolves only once the pet is durably stored (as durable as the adapter can be).
+ *   A repository serves one data set: everyone's, or one sandbox's; a sandbox's reset starts a new
+ *   data set, whose ids start again;
  * - findById answers None for an id no pet has;
  * - list returns pets in ascending id order, only ids above `after`, only `status` when given, and at
  *   most `limit` of them, at a cost that grows with `limit`, not with the number of pets;
