@@ -9,6 +9,7 @@ import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository
 import type { IdempotencyStore } from '../../src/domain/idempotency-store.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
+import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { contractChecker } from './contract-checker.js'
 
 export const TEST_KEY = 'test-key-0123456789abcdef'
@@ -46,7 +47,7 @@ const encodeBody = (body: unknown): { body?: string | Uint8Array; contentType?: 
 let checker: ReturnType<typeof contractChecker> | undefined
 
 const assertFollowsContract = async (method: string, path: string, response: ApiResponse): Promise<void> => {
-  checker ??= contractChecker()
+  checker ??= contractChecker(loadOpenApiDocument())
   const problems = (await checker)(method, path, response)
   if (problems.length > 0) throw new Error(`the response breaks docs/openapi.yaml:\n  ${problems.join('\n  ')}`)
 }
