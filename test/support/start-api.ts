@@ -4,6 +4,7 @@ import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { type AppOptions, buildApp, servedDocumentOf } from '../../adapters/http/app.js'
 import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../../adapters/http/http-server.js'
+import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import type { IdempotencyStore } from '../../src/domain/idempotency-store.js'
@@ -44,12 +45,15 @@ const encodeBody = (body: unknown): { body?: string | Uint8Array; contentType?: 
   return { body: JSON.stringify(body), contentType: 'application/json' }
 }
 
+/** docs/openapi.yaml, parsed once per test process rather than by every app (deriving from it is pure). */
+const SOURCE_DOCUMENT = loadOpenApiDocument()
+
 /** One checker per distinct document, built once: most apps serve the same one. */
 const checkers = new Map<string, Promise<ContractCheck>>()
 
-export const checkerFor = (document: unknown): Promise<ContractCheck> => {
+const checkerFor = (document: unknown): Promise<ContractCheck> => {
   const text = JSON.stringify(document)
-  const checker = checkers.get(text) ?? contractChecker(JSON.parse(text))
+  const checker = checkers.get(text) ?? contractChecker(document)
   checkers.set(text, checker)
   return checker
 }
@@ -59,14 +63,14 @@ const servedBy = async (baseUrl: string): Promise<unknown> => (await fetch(`${ba
 
 /**
  * Sends one request with fetch, reads the whole answer and checks it against the contract the
- * service serves: `contract` when given, otherwise the document fetched from the service.
+ * service serves: with `check` when given, otherwise against the document fetched from the service.
  */
 export const send = async (
   baseUrl: string,
   method: string,
   path: string,
   options: RequestOptions = {},
-  contract?: Record<string, unknown>,
+  check?: Promise<ContractCheck>,
 ): Promise<ApiResponse> => {
   const { body, contentType } = encodeBody(options.body)
   const headers: Record<string, string> = {}
@@ -80,7 +84,7 @@ export const send = async (
   const text = await response.text()
   const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json')
   const answer = { status: response.status, headers: response.headers, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined, text }
-  const problems = (await checkerFor(contract ?? (await servedBy(baseUrl))))(method, path, answer)
+  const problems = (await (check ?? checkerFor(await servedBy(baseUrl))))(method, path, answer)
   if (problems.length > 0) throw new Error(`the response breaks the contract the service serves:\n  ${problems.join('\n  ')}`)
   return answer
 }
@@ -108,16 +112,18 @@ export const startApi = async (
     logger,
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
+    openApiDocument: SOURCE_DOCUMENT,
     ...options,
   }
   const app = buildApp(appOptions)
   const contract = servedDocumentOf(appOptions)
+  const check = checkerFor(contract)
   const server = createHttpServer(app, logger, options.limits ?? DEFAULT_SERVER_LIMITS)
   const baseUrl = await listen(server)
   return {
     baseUrl,
     contract,
-    request: (method, path, requestOptions) => send(baseUrl, method, path, requestOptions, contract),
+    request: (method, path, requestOptions) => send(baseUrl, method, path, requestOptions, check),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
