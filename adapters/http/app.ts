@@ -14,7 +14,7 @@ import { edge, isUnderApi } from './edge.js'
 import { faults } from './faults.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
-import { loadOpenApiDocument } from './openapi-document.js'
+import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
 import { registerPetRoutes } from './routes.js'
 import { chooseSandbox, registerSandboxRoutes, type Sandboxes } from './sandboxes.js'
@@ -29,8 +29,8 @@ export interface AppOptions {
   /** Shared by every instance behind one load balancer; random per process when omitted. */
   readonly cursors?: CursorCodec
   readonly maxBodyBytes?: number
-  /** The contract served at /v1/openapi.json; docs/openapi.yaml when omitted. */
-  readonly openApiDocument?: unknown
+  /** The contract served at /v1/openapi.json, less the features that are off; docs/openapi.yaml when omitted. */
+  readonly openApiDocument?: Readonly<Record<string, unknown>>
   /** Readiness of the store for /readyz, and whether shutdown has begun. */
   readonly health: HealthOptions
   /** Browsers on these origins may call the API; off when omitted. */
@@ -44,6 +44,10 @@ export interface AppOptions {
   /** Aborted when shutdown begins, so that forced delays end at once. */
   readonly shutdown?: AbortSignal
 }
+
+/** The contract this configuration serves at /v1/openapi.json: the parts of features that are off are left out. */
+export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | 'faults' | 'sandboxes'>): Record<string, unknown> =>
+  servedOpenApiDocument(options.openApiDocument ?? loadOpenApiDocument(), { sandboxes: options.sandboxes !== undefined, faults: options.faults === true })
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
@@ -70,7 +74,7 @@ export const buildApp = (options: AppOptions): Koa => {
   // needs no key (`/v1/openapi.json`) cannot be reached under another spelling that does.
   const router = new Router({ sensitive: true, strict: true })
   registerHealthRoutes(router, options.health)
-  registerDocsRoutes(router, options.openApiDocument ?? loadOpenApiDocument())
+  registerDocsRoutes(router, servedDocumentOf(options))
   registerPetRoutes(router, {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),

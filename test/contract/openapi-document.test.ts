@@ -1,52 +1,164 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
-import { apiSuite } from '../support/api-suite.js'
+import type { AppOptions } from '../../adapters/http/app.js'
+import { loadOpenApiDocument, type ServedFeatures, servedOpenApiDocument } from '../../adapters/http/openapi-document.js'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import { perKeySandboxes } from '../../src/sandboxes.js'
+import { startApi } from '../support/start-api.js'
 
 interface ValidatorModule {
   readonly Validator: new () => { validate: (document: object) => Promise<{ valid: boolean; errors?: unknown }> }
 }
 
-type Document = {
-  servers: Array<{ url: string }>
-  paths: Record<string, Record<string, { deprecated?: boolean; responses?: Record<string, unknown>; security?: unknown[] }>>
+interface Operation {
+  readonly operationId?: string
+  readonly deprecated?: boolean
+  readonly parameters?: ReadonlyArray<{ readonly $ref?: string }>
+  readonly responses?: Record<string, { readonly $ref?: string; readonly headers?: Record<string, unknown> }>
 }
 
-const Document = suite('docs/openapi.yaml')
+interface Document {
+  readonly info: { readonly version: string }
+  readonly servers: ReadonlyArray<{ readonly url: string }>
+  readonly tags: ReadonlyArray<{ readonly name: string }>
+  readonly paths: Record<string, Record<string, Operation | string>>
+  readonly components: Record<string, Record<string, { readonly description?: string; readonly headers?: Record<string, unknown> }>>
+}
 
-Document('is a valid OpenAPI 3.1 document', async () => {
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+const PET_OPERATIONS = ['listPets', 'createPet', 'getPet']
+const PREFER = '#/components/parameters/Prefer'
+const PREFERENCE_APPLIED = '#/components/headers/PreferenceApplied'
+
+/** The features an instance can have, with the app options that turn them on. */
+const CONFIGURATIONS: ReadonlyArray<{ readonly name: string; readonly features: ServedFeatures; readonly options: Partial<AppOptions> }> = [
+  { name: 'default', features: { sandboxes: false, faults: false }, options: {} },
+  { name: 'sandboxes', features: { sandboxes: true, faults: false }, options: { sandboxes: perKeySandboxes(memoryStore().sandboxes) } },
+  { name: 'faults', features: { sandboxes: false, faults: true }, options: { faults: true } },
+  { name: 'sandboxes and faults', features: { sandboxes: true, faults: true }, options: { sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true } },
+]
+
+const served = (features: ServedFeatures): Document => servedOpenApiDocument(loadOpenApiDocument(), features) as unknown as Document
+
+/** `METHOD path operationId` of every operation. */
+const operationsOf = (document: Document): string[] =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => typeof item[method] === 'object').map((method) => `${method.toUpperCase()} ${path} ${(item[method] as Operation).operationId ?? '?'}`),
+  )
+
+const petOperations = (document: Document): Operation[] =>
+  Object.values(document.paths).flatMap((item) => Object.values(item).filter((operation): operation is Operation => typeof operation === 'object' && PET_OPERATIONS.includes(operation.operationId ?? '')))
+
+/** The header names a response declares, following its `$ref`. */
+const responseHeaders = (document: Document, response: { readonly $ref?: string; readonly headers?: Record<string, unknown> }): Record<string, unknown> =>
+  response.$ref === undefined ? (response.headers ?? {}) : (document.components.responses?.[response.$ref.split('/').at(-1) ?? '']?.headers ?? {})
+
+const keysOf = (value: unknown): string[] => {
+  if (Array.isArray(value)) return value.flatMap(keysOf)
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).flatMap(([key, field]) => [key, ...keysOf(field)])
+}
+
+const Derivation = suite('servedOpenApiDocument: the contract each configuration serves')
+
+Derivation('by default, only listPets, createPet, getPet and the document itself, with no trace of the optional features', () => {
+  const document = served({ sandboxes: false, faults: false })
+  assert.equal(operationsOf(document), ['GET /pets listPets', 'POST /pets createPet', 'GET /pets/{petId} getPet', 'GET /openapi.json getOpenApiDocument'])
+  assert.equal(
+    document.tags.map((tag) => tag.name),
+    ['pets', 'contract'],
+  )
+  assert.not.match(JSON.stringify(document), /Prefer|Preference|[Ss]andbox|fault=|x-petstore-/)
+})
+
+Derivation('with sandboxes, the reset operation too, and ids are described per sandbox', () => {
+  const document = served({ sandboxes: true, faults: false })
+  assert.ok(operationsOf(document).includes('POST /sandbox/reset resetSandbox'))
+  assert.is(operationsOf(document).length, 5)
+  assert.ok(document.tags.some((tag) => tag.name === 'sandbox'))
+  assert.match(document.components.schemas?.PetId?.description ?? '', 'sandbox')
+  assert.not.match(JSON.stringify(document), /Prefer|Preference|fault=/)
+})
+
+Derivation('with faults, every pet operation takes Prefer and may answer Preference-Applied, 429, 500 and 503', () => {
+  const document = served({ sandboxes: false, faults: true })
+  assert.is(operationsOf(document).length, 4)
+  for (const operation of petOperations(document)) {
+    assert.ok(operation.parameters?.some((parameter) => parameter.$ref === PREFER), operation.operationId)
+    for (const status of ['429', '500', '503']) assert.ok(operation.responses?.[status] !== undefined, `${operation.operationId} ${status}`)
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      // Authentication comes first: a 401 never applied a preference.
+      const declared = (responseHeaders(document, response)['Preference-Applied'] as { $ref?: string } | undefined)?.$ref === PREFERENCE_APPLIED
+      assert.is(declared, status !== '401', `${operation.operationId} ${status}`)
+    }
+  }
+  assert.match(document.components.responses?.RateLimited?.description ?? '', 'fault=429')
+  assert.not.match(JSON.stringify(document), /[Ss]andbox/)
+})
+
+Derivation('with both, both', () => {
+  const document = served({ sandboxes: true, faults: true })
+  assert.ok(operationsOf(document).includes('POST /sandbox/reset resetSandbox'))
+  assert.ok(petOperations(document).every((operation) => operation.parameters?.some((parameter) => parameter.$ref === PREFER)))
+})
+
+Derivation('every configuration serves a valid OpenAPI 3.1 document, every reference resolving and every component used, with no x-petstore- extension', async () => {
   const { Validator } = (await import('@seriousme/openapi-schema-validator')) as ValidatorModule
-  const result = await new Validator().validate(loadOpenApiDocument())
-  assert.ok(result.valid, JSON.stringify(result.errors, null, 2))
-})
-
-Document('declares version 1.0.0, /v1 as first server and getPet as deprecated', () => {
-  const document = loadOpenApiDocument() as unknown as Document & { info: { version: string } }
-  assert.is(document.info.version, '1.0.0')
-  assert.is(document.servers[0]?.url, '/v1')
-  assert.equal(document.servers.slice(1).map((server) => server.url), ['{base_url}', '{staging_base_url}'])
-  assert.is(document.paths['/pets/{petId}']?.get?.deprecated, true)
-})
-
-Document('has no default responses, so every status a client can get is declared', () => {
-  const document = loadOpenApiDocument() as unknown as Document
-  for (const [path, operations] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      if (typeof operation === 'object' && operation.responses !== undefined) {
-        assert.not.ok('default' in operation.responses, `${method} ${path}`)
-      }
+  for (const { name, features } of CONFIGURATIONS) {
+    const document = served(features)
+    const result = await new Validator().validate(document)
+    assert.ok(result.valid, `${name}: ${JSON.stringify(result.errors, null, 2)}`)
+    assert.not.ok(keysOf(document).some((key) => key.startsWith('x-petstore-')), name)
+    const text = JSON.stringify(document)
+    for (const [kind, components] of Object.entries(document.components)) {
+      if (kind === 'securitySchemes') continue
+      for (const component of Object.keys(components)) assert.ok(text.includes(`"#/components/${kind}/${component}"`), `${name}: ${kind}/${component} is not used`)
     }
   }
 })
 
-Document.run()
+Derivation('keeps version 1.0.0, /v1 as first server, getPet deprecated and no default response in every configuration', () => {
+  for (const { name, features } of CONFIGURATIONS) {
+    const document = served(features)
+    assert.is(document.info.version, '1.0.0')
+    assert.equal(
+      document.servers.map((server) => server.url),
+      ['/v1', '{base_url}', '{staging_base_url}'],
+    )
+    assert.is((document.paths['/pets/{petId}']?.get as Operation).deprecated, true)
+    for (const operation of Object.values(document.paths).flatMap((item) => Object.values(item))) {
+      if (typeof operation === 'object') assert.not.ok('default' in (operation.responses ?? {}), `${name} ${operation.operationId ?? '?'}`)
+    }
+  }
+})
 
-const Served = apiSuite('GET /v1/openapi.json')
+Derivation('leaves the document it is given unchanged', () => {
+  const source = loadOpenApiDocument()
+  servedOpenApiDocument(source, { sandboxes: false, faults: false })
+  assert.equal(source, loadOpenApiDocument())
+})
 
-Served('serves the document as JSON without authentication', async ({ api }) => {
-  const response = await api.request('GET', '/v1/openapi.json', { key: false })
-  assert.is(response.status, 200)
-  assert.equal(response.body, loadOpenApiDocument())
+Derivation('refuses a feature it does not know, so that a misspelt marker cannot hide a part', () => {
+  const document = { openapi: '3.1.0', paths: { '/x': { 'x-petstore-feature': 'sandbox' } } }
+  assert.throws(() => servedOpenApiDocument(document, { sandboxes: true, faults: true }), /unknown feature: "sandbox"/)
+})
+
+Derivation.run()
+
+const Served = suite('GET /v1/openapi.json')
+
+Served('serves, without authentication, the document of its configuration', async () => {
+  for (const { name, features, options } of CONFIGURATIONS) {
+    const api = await startApi(options)
+    try {
+      const response = await api.request('GET', '/v1/openapi.json', { key: false })
+      assert.is(response.status, 200, name)
+      assert.equal(response.body, servedOpenApiDocument(loadOpenApiDocument(), features), name)
+      assert.equal(response.body, api.contract, `${name}: the document its responses are checked against`)
+    } finally {
+      await api.close()
+    }
+  }
 })
 
 Served.run()
