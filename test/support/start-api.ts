@@ -58,8 +58,17 @@ const checkerFor = (document: unknown): Promise<ContractCheck> => {
   return checker
 }
 
-/** The contract a running service serves (one started as a process, whose options the test does not hold). */
-const servedBy = async (baseUrl: string): Promise<unknown> => (await fetch(`${baseUrl}/v1/openapi.json`)).json()
+/**
+ * The checker for the contract a running service serves (one started as a process, whose options the
+ * test does not hold), fetched before the request: that request may be the service's last (a
+ * shutdown test). Not cached: a later service may listen on the same port with other settings.
+ */
+const servedBy = (baseUrl: string): Promise<ContractCheck> => {
+  const checker = fetch(`${baseUrl}/v1/openapi.json`).then(async (served) => checkerFor(await served.json()))
+  // Awaited after the request; if the request fails first, this must not become an unhandled rejection.
+  checker.catch(() => undefined)
+  return checker
+}
 
 /**
  * Sends one request with fetch, reads the whole answer and checks it against the contract the
@@ -72,6 +81,7 @@ export const send = async (
   options: RequestOptions = {},
   check?: Promise<ContractCheck>,
 ): Promise<ApiResponse> => {
+  const checker = check ?? servedBy(baseUrl)
   const { body, contentType } = encodeBody(options.body)
   const headers: Record<string, string> = {}
   if (contentType !== undefined) headers['content-type'] = contentType
@@ -84,7 +94,7 @@ export const send = async (
   const text = await response.text()
   const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json')
   const answer = { status: response.status, headers: response.headers, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined, text }
-  const problems = (await (check ?? checkerFor(await servedBy(baseUrl))))(method, path, answer)
+  const problems = (await checker)(method, path, answer)
   if (problems.length > 0) throw new Error(`the response breaks the contract the service serves:\n  ${problems.join('\n  ')}`)
   return answer
 }
