@@ -2,7 +2,7 @@ import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import type { Sandboxes } from '../adapters/http/sandboxes.js'
 import { type PetUseCases, petUseCases } from './domain/use-cases.js'
-import type { SandboxSpace, StorePorts } from './store.js'
+import type { SandboxSpace, StorePorts } from './domain/store.js'
 
 /**
  * PETSTORE_SANDBOXES=per-key: each API key works in a sandbox of its own, named by the key's scope

@@ -7,7 +7,7 @@ import { createHttpServer } from '../adapters/http/http-server.js'
 import { petUseCases } from './domain/use-cases.js'
 import type { Config } from './config.js'
 import { perKeySandboxes } from './sandboxes.js'
-import type { Store } from './store.js'
+import type { Store } from './domain/store.js'
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const SHUTDOWN_DEADLINE_MS = 10_000
@@ -40,19 +40,30 @@ const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> 
   const seed = config.seed
   if (seed === undefined) return Promise.resolve()
   if (config.sandboxes === 'per-key') {
-    logger.info({ seed: seed.source, pets: seed.pets.length }, `each sandbox starts from the seed ${seed.source} (${seed.pets.length} pets)`)
+    logger.info(
+      { seed: seed.source, pets: seed.pets.length },
+      `each sandbox starts from the seed ${seed.source} (${seed.pets.length} pets)`,
+    )
     return Promise.resolve()
   }
-  return store.seed()().then((outcome) => {
-    if (E.isLeft(outcome)) {
-      logger.warn({ seed: seed.source, detail: outcome.left.detail }, `seed ${seed.source} not applied yet: the store is unavailable; retrying`)
-      setTimeout(() => void applySeed(config, store, logger), SEED_RETRY_MS).unref()
-    } else if (outcome.right.kind === 'seeded') {
-      logger.info({ seed: seed.source, pets: outcome.right.count }, `seeded the store with ${outcome.right.count} pets from ${seed.source}`)
-    } else {
-      logger.info({ seed: seed.source }, `seed ${seed.source} not applied: the store already holds pets`)
-    }
-  })
+  return store
+    .seed()()
+    .then((outcome) => {
+      if (E.isLeft(outcome)) {
+        logger.warn(
+          { seed: seed.source, detail: outcome.left.detail },
+          `seed ${seed.source} not applied yet: the store is unavailable; retrying`,
+        )
+        setTimeout(() => void applySeed(config, store, logger), SEED_RETRY_MS).unref()
+      } else if (outcome.right.kind === 'seeded') {
+        logger.info(
+          { seed: seed.source, pets: outcome.right.count },
+          `seeded the store with ${outcome.right.count} pets from ${seed.source}`,
+        )
+      } else {
+        logger.info({ seed: seed.source }, `seed ${seed.source} not applied: the store already holds pets`)
+      }
+    })
 }
 
 /**
@@ -130,4 +141,3 @@ export const startService = async (config: Config, store: Store): Promise<void> 
   process.on('SIGTERM', shutdown)
   process.on('SIGINT', shutdown)
 }
-

@@ -21,7 +21,11 @@ interface MemoryRecord {
  * Map in the order they were last written; expired ones are dropped from its front as claims arrive,
  * so memory stays bounded by the traffic of one record lifetime.
  */
-export const memoryIdempotencyStore = ({ recordTtlMs = DEFAULT_RECORD_TTL_MS, leaseMs = DEFAULT_LEASE_MS, now = Date.now }: IdempotencyTimes = {}): IdempotencyStore => {
+export const memoryIdempotencyStore = ({
+  recordTtlMs = DEFAULT_RECORD_TTL_MS,
+  leaseMs = DEFAULT_LEASE_MS,
+  now = Date.now,
+}: IdempotencyTimes = {}): IdempotencyStore => {
   const records = new Map<string, MemoryRecord>()
 
   const write = (scope: string, record: MemoryRecord): void => {

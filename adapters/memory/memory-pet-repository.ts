@@ -49,6 +49,5 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepo
     insert: (draft) => TE.right(insert(draft)),
     findById: (id) => TE.right(O.fromNullable(byId.get(id))),
     list: (query) => TE.right(list(query)),
-    ready: () => TE.right(undefined),
   }
 }

@@ -1,14 +1,9 @@
 import * as TE from 'fp-ts/TaskEither'
-import type { IdempotencyStore, IdempotencyTimes } from '../../src/domain/idempotency-store.js'
+import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { PetRepository } from '../../src/domain/pet-repository.js'
+import type { Store, StorePorts } from '../../src/domain/store.js'
 import { memoryIdempotencyStore } from './memory-idempotency-store.js'
 import { memoryPetRepository } from './memory-pet-repository.js'
-
-export interface MemoryPorts {
-  readonly pets: PetRepository
-  readonly idempotency: IdempotencyStore
-}
 
 /**
  * Everything the service stores, in process memory: the shared data set and one per sandbox, each
@@ -16,11 +11,11 @@ export interface MemoryPorts {
  * that began before it keeps the old ports to its end and one that begins after sees only the new:
  * never a mix, and what a create in flight writes lands in the discarded set.
  */
-export const memoryStore = (seed: ReadonlyArray<PetDraft> = [], times: IdempotencyTimes = {}) => {
-  const fresh = (): MemoryPorts => ({ pets: memoryPetRepository(seed), idempotency: memoryIdempotencyStore(times) })
+export const memoryStore = (seed: ReadonlyArray<PetDraft> = [], times: IdempotencyTimes = {}): Store => {
+  const fresh = (): StorePorts => ({ pets: memoryPetRepository(seed), idempotency: memoryIdempotencyStore(times) })
   const shared = fresh()
-  const sandboxes = new Map<string, MemoryPorts>()
-  const open = (sandbox: string): MemoryPorts => {
+  const sandboxes = new Map<string, StorePorts>()
+  const open = (sandbox: string): StorePorts => {
     const ports = sandboxes.get(sandbox) ?? fresh()
     sandboxes.set(sandbox, ports)
     return ports
@@ -33,7 +28,8 @@ export const memoryStore = (seed: ReadonlyArray<PetDraft> = [], times: Idempoten
       open: (sandbox: string) => TE.right(open(sandbox)),
       reset: (sandbox: string) => TE.right(void sandboxes.set(sandbox, fresh())),
     },
-    ready: shared.pets.ready,
+    // Memory is always there.
+    ready: () => TE.right(undefined),
     close: async (): Promise<void> => undefined,
   }
 }

@@ -35,13 +35,18 @@ export interface MongoIdempotencyStoreOptions extends IdempotencyTimes {
 
 /** Creates the TTL index that deletes expired records; idempotent like every createIndex. */
 export const ensureIdempotencyIndexes = async (db: Db, collection: string = IDEMPOTENCY_COLLECTION): Promise<void> => {
-  await db.collection(collection).createIndex(EXPIRY_INDEX.key, { name: EXPIRY_INDEX.name, expireAfterSeconds: EXPIRY_INDEX.expireAfterSeconds })
+  await db
+    .collection(collection)
+    .createIndex(EXPIRY_INDEX.key, { name: EXPIRY_INDEX.name, expireAfterSeconds: EXPIRY_INDEX.expireAfterSeconds })
 }
 
 const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>
   record.pet === undefined
     ? E.right({ kind: 'in_progress', fingerprint: record.fingerprint })
-    : pipe(fromDocument(record.pet), E.map((pet) => ({ kind: 'completed', fingerprint: record.fingerprint, pet })))
+    : pipe(
+        fromDocument(record.pet),
+        E.map((pet) => ({ kind: 'completed', fingerprint: record.fingerprint, pet })),
+      )
 
 /**
  * The IdempotencyStore port over a MongoDB collection keyed by scope. A claim is an insert, so the
@@ -69,7 +74,10 @@ export const mongoIdempotencyStore = ({
     } catch (error) {
       if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error
     }
-    const taken = await collection.findOneAndUpdate(expiredFilter(scope, new Date(time)), takeOverUpdate(token, fingerprint, new Date(time + leaseMs)))
+    const taken = await collection.findOneAndUpdate(
+      expiredFilter(scope, new Date(time)),
+      takeOverUpdate(token, fingerprint, new Date(time + leaseMs)),
+    )
     if (taken !== null) return E.right({ kind: 'claimed', token })
     const existing = await collection.findOne({ _id: scope })
     // Deleted between the two reads (released, or by the TTL monitor): claim afresh.
@@ -84,7 +92,9 @@ export const mongoIdempotencyStore = ({
       ),
     complete: (scope, token, fingerprint, pet) =>
       TE.tryCatch(async () => {
-        await (await records()).updateOne(heldFilter(scope, token), completeUpdate(fingerprint, toDocument(pet), new Date(now() + recordTtlMs)))
+        await (
+          await records()
+        ).updateOne(heldFilter(scope, token), completeUpdate(fingerprint, toDocument(pet), new Date(now() + recordTtlMs)))
       }, toStoreUnavailable('complete idempotency key')),
     release: (scope, token) =>
       TE.tryCatch(async () => {

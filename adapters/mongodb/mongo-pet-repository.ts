@@ -49,8 +49,7 @@ export const ensurePetIndexes = async (db: Db, pets: string = PETS_COLLECTION): 
   await db.collection(pets).createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
 }
 
-const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, ReadonlyArray<Pet>> =>
-  E.traverseArray(fromDocument)(documents)
+const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, ReadonlyArray<Pet>> => E.traverseArray(fromDocument)(documents)
 
 /**
  * The PetRepository port over a MongoDB database. Ids come from one counter document advanced
@@ -82,9 +81,7 @@ export const mongoPetRepository = ({
     findById: (id) =>
       pipe(
         TE.tryCatch(async () => (await pets()).findOne(byIdFilter(id), { projection: PET_PROJECTION }), toStoreUnavailable('find pet')),
-        TE.flatMap((document) =>
-          document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)),
-        ),
+        TE.flatMap((document) => (document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)))),
       ),
     list: (query) =>
       pipe(
@@ -94,11 +91,5 @@ export const mongoPetRepository = ({
         ),
         TE.flatMap((documents) => fromStored(decodeAll(documents))),
       ),
-    ready: () =>
-      TE.tryCatch(async () => {
-        const db = await database()
-        await db.command({ ping: 1 })
-        await ensurePetIndexes(db, collections.pets)
-      }, toStoreUnavailable('ping')),
   }
 }

@@ -1,9 +1,9 @@
 import * as TE from 'fp-ts/TaskEither'
 import type { Db, WriteConcernSettings } from 'mongodb'
 import type { StoreUnavailable } from '../../src/domain/errors.js'
-import type { IdempotencyStore, IdempotencyTimes } from '../../src/domain/idempotency-store.js'
+import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { PetRepository } from '../../src/domain/pet-repository.js'
+import type { SandboxSpace, StorePorts } from '../../src/domain/store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository, type PetCollections } from './mongo-pet-repository.js'
 import { seedMongoPets } from './mongo-seed.js'
@@ -30,11 +30,6 @@ export const staleCollections = (names: ReadonlyArray<string>, sandbox: string, 
     return Number.isInteger(generation) && generation < current
   })
 
-export interface MongoSandboxPorts {
-  readonly pets: PetRepository
-  readonly idempotency: IdempotencyStore
-}
-
 export interface MongoSandboxesOptions extends IdempotencyTimes {
   readonly database: () => Promise<Db>
   readonly writeConcern: WriteConcernSettings
@@ -50,11 +45,11 @@ export interface MongoSandboxesOptions extends IdempotencyTimes {
  * Each request reads its sandbox's generation once (one find by _id) and uses those collections
  * to its end.
  */
-export const mongoSandboxes = ({ database, writeConcern, seed, ...times }: MongoSandboxesOptions) => {
+export const mongoSandboxes = ({ database, writeConcern, seed, ...times }: MongoSandboxesOptions): SandboxSpace => {
   // Each generation is prepared (indexes, seed) once per instance; a failure is forgotten, to retry.
-  const prepared = new Map<string, Promise<MongoSandboxPorts>>()
+  const prepared = new Map<string, Promise<StorePorts>>()
 
-  const prepare = async (db: Db, sandbox: string, generation: number): Promise<MongoSandboxPorts> => {
+  const prepare = async (db: Db, sandbox: string, generation: number): Promise<StorePorts> => {
     const collections = sandboxCollections(sandbox, generation)
     await ensurePetIndexes(db, collections.pets)
     await ensureIdempotencyIndexes(db, collections.idempotency)
@@ -65,7 +60,7 @@ export const mongoSandboxes = ({ database, writeConcern, seed, ...times }: Mongo
     }
   }
 
-  const portsOf = (db: Db, sandbox: string, generation: number): Promise<MongoSandboxPorts> => {
+  const portsOf = (db: Db, sandbox: string, generation: number): Promise<StorePorts> => {
     const key = `${sandbox}.${generation}`
     const cached = prepared.get(key)
     if (cached !== undefined) return cached
@@ -82,7 +77,7 @@ export const mongoSandboxes = ({ database, writeConcern, seed, ...times }: Mongo
   const sandboxes = (db: Db) => db.collection<SandboxDocument>(SANDBOXES_COLLECTION, { writeConcern })
 
   return {
-    open: (sandbox: string): TE.TaskEither<StoreUnavailable, MongoSandboxPorts> =>
+    open: (sandbox: string): TE.TaskEither<StoreUnavailable, StorePorts> =>
       TE.tryCatch(async () => {
         const db = await database()
         const current = await sandboxes(db).findOne({ _id: sandbox })
@@ -100,7 +95,13 @@ export const mongoSandboxes = ({ database, writeConcern, seed, ...times }: Mongo
         await portsOf(db, sandbox, generation)
         // Also drops what a request still in flight wrote into an old generation after an earlier drop.
         const own = await db.listCollections({ name: { $regex: `^sandbox\\.${sandbox}\\.` } }, { nameOnly: true }).toArray()
-        await Promise.all(staleCollections(own.map((collection) => collection.name), sandbox, generation).map((name) => db.dropCollection(name)))
+        await Promise.all(
+          staleCollections(
+            own.map((collection) => collection.name),
+            sandbox,
+            generation,
+          ).map((name) => db.dropCollection(name)),
+        )
       }, toStoreUnavailable('reset sandbox')),
   }
 }

@@ -1,11 +1,9 @@
 import type { Db, WriteConcernSettings } from 'mongodb'
 import type { PetDraft } from '../../src/domain/pet.js'
+import type { SeedOutcome } from '../../src/domain/store.js'
 import type { CounterDocument, PetCollections } from './mongo-pet-repository.js'
 import { type PetDocument, toDocument } from './pet-document.js'
 import { counterFilter } from './pet-queries.js'
-
-/** What seeding found: an empty data set it filled, or one that already holds (or held) pets. */
-export type SeedOutcome = { readonly kind: 'seeded'; readonly count: number } | { readonly kind: 'not-empty' }
 
 /**
  * Seeds one data set exactly once, even when several instances start on it together. The id

@@ -1,14 +1,12 @@
-import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import { type Db, MongoClient, type WriteConcernSettings } from 'mongodb'
-import type { StoreUnavailable } from '../../src/domain/errors.js'
+import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { PetRepository } from '../../src/domain/pet-repository.js'
-import { DEFAULT_LEASE_MS, type IdempotencyStore } from '../../src/domain/idempotency-store.js'
+import type { Store } from '../../src/domain/store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
-import { mongoSandboxes, type MongoSandboxPorts } from './mongo-sandboxes.js'
-import { type SeedOutcome, seedMongoPets } from './mongo-seed.js'
+import { mongoSandboxes } from './mongo-sandboxes.js'
+import { seedMongoPets } from './mongo-seed.js'
 import { toStoreUnavailable } from './store-error.js'
 
 export interface MongoStoreOptions {
@@ -19,19 +17,6 @@ export interface MongoStoreOptions {
   readonly writeConcern: WriteConcernSettings
   /** The pets an empty data set starts from: the shared one, and each sandbox; none by default. */
   readonly seed?: ReadonlyArray<PetDraft>
-}
-
-export interface MongoStore {
-  readonly shared: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }
-  /** Seeds the shared collections when they never held a pet, exactly once across instances. */
-  readonly seed: () => TE.TaskEither<StoreUnavailable, SeedOutcome>
-  readonly sandboxes: {
-    readonly open: (sandbox: string) => TE.TaskEither<StoreUnavailable, MongoSandboxPorts>
-    readonly reset: (sandbox: string) => TE.TaskEither<StoreUnavailable, void>
-  }
-  readonly ready: () => TE.TaskEither<StoreUnavailable, void>
-  /** Closes the client; called on shutdown once the requests in flight are answered. */
-  readonly close: () => Promise<void>
 }
 
 /**
@@ -66,22 +51,21 @@ const connector = (options: MongoStoreOptions) => {
   return { connect, close }
 }
 
-/** Readiness also covers the idempotency records' TTL index. */
-const withIdempotencyIndexes = (repository: PetRepository, database: () => Promise<Db>): PetRepository => ({
-  ...repository,
-  ready: () =>
-    pipe(
-      repository.ready(),
-      TE.flatMap(() => TE.tryCatch(async () => ensureIdempotencyIndexes(await database()), toStoreUnavailable('ensure indexes'))),
-    ),
-})
+/** Ready when the server answers a ping and the shared collections' indexes exist (created if missing). */
+const readiness = (database: () => Promise<Db>) => () =>
+  TE.tryCatch(async () => {
+    const db = await database()
+    await db.command({ ping: 1 })
+    await ensurePetIndexes(db)
+    await ensureIdempotencyIndexes(db)
+  }, toStoreUnavailable('ping'))
 
 /**
  * Opens a MongoDB-backed store without waiting for the server, so that a database that is down at
  * start-up or later only costs 503s until it is back. Indexes are created now when possible, and
  * again by every readiness check (createIndex is idempotent).
  */
-export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
+export const openMongoStore = (options: MongoStoreOptions): Store => {
   // Refuses a malformed URI or option now, at start-up, rather than on the first request.
   new MongoClient(options.uri, { serverSelectionTimeoutMS: options.timeoutMs })
   const client = connector(options)
@@ -98,13 +82,15 @@ export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
   // A claim must outlive the slowest create (a few calls, each bounded by the timeout), or a retry
   // could take it over while the first request still creates its pet.
   const leaseMs = Math.max(DEFAULT_LEASE_MS, 5 * options.timeoutMs)
-  const repository = withIdempotencyIndexes(mongoPetRepository({ database, writeConcern }), database)
   return {
-    shared: { pets: repository, idempotency: mongoIdempotencyStore({ database, writeConcern, leaseMs }) },
+    shared: {
+      pets: mongoPetRepository({ database, writeConcern }),
+      idempotency: mongoIdempotencyStore({ database, writeConcern, leaseMs }),
+    },
     seed: () =>
       TE.tryCatch(async () => seedMongoPets(await database(), SHARED_PET_COLLECTIONS, seed, writeConcern), toStoreUnavailable('seed')),
     sandboxes: mongoSandboxes({ database, writeConcern, seed, leaseMs }),
-    ready: repository.ready,
+    ready: readiness(database),
     close: client.close,
   }
 }

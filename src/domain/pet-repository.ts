@@ -19,12 +19,10 @@ export interface PetListQuery {
  * - findById answers None for an id no pet has;
  * - list returns pets in ascending id order, only ids above `after`, only `status` when given, and at
  *   most `limit` of them, at a cost that grows with `limit`, not with the number of pets;
- * - ready answers whether the store can serve requests now;
  * - every call may fail with StoreUnavailable, and fails within a bounded time rather than hang.
  */
 export interface PetRepository {
   readonly insert: (draft: PetDraft) => TE.TaskEither<StoreUnavailable, Pet>
   readonly findById: (id: PetId) => TE.TaskEither<StoreUnavailable, O.Option<Pet>>
   readonly list: (query: PetListQuery) => TE.TaskEither<StoreUnavailable, ReadonlyArray<Pet>>
-  readonly ready: () => TE.TaskEither<StoreUnavailable, void>
 }

@@ -9,6 +9,7 @@ import { idempotencyStoreContract } from '../contract/idempotency-store.contract
 import { petRepositoryContract } from '../contract/pet-repository.contract.js'
 import { sandboxSpaceContract } from '../contract/sandbox-space.contract.js'
 import { findMongod, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
+import { skippedSuite } from '../support/skipped-suite.js'
 
 const Names = suite('MongoDB sandbox collections')
 
@@ -27,7 +28,7 @@ const WRITE_CONCERN = { w: 'majority' } as const
 
 const source = findMongod()
 if (source.kind === 'none') {
-  console.log(`MongoDB sandbox tests: skipped, ${source.reason}`)
+  skippedSuite('MongoDB sandbox tests', source.reason)
 } else {
   const mongod = sharedMongod(source)
 

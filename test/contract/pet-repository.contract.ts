@@ -93,7 +93,10 @@ export const petRepositoryContract = (adapterName: string, openStore: () => Prom
     const { repository } = storeOf(context)
     for (let index = 0; index < 12; index += 1) await run(repository.insert(draft(index)))
     const ids = (await run(repository.list({ limit: 100 }))).map((pet) => pet.id)
-    assert.equal(ids, [...ids].sort((a, b) => a - b))
+    assert.equal(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    )
     assert.is(ids.length, 12)
   })
 
@@ -110,7 +113,10 @@ export const petRepositoryContract = (adapterName: string, openStore: () => Prom
     for (const status of STATUSES) {
       const pets = await run(repository.list({ limit: 100, status }))
       assert.is(pets.length, 3, status)
-      assert.ok(pets.every((pet) => pet.status === status), status)
+      assert.ok(
+        pets.every((pet) => pet.status === status),
+        status,
+      )
     }
   })
 
@@ -120,9 +126,15 @@ export const petRepositoryContract = (adapterName: string, openStore: () => Prom
     for (let index = 0; index < 9; index += 1) all.push(await run(repository.insert(draft(index))))
     const pivot = all[3]?.id ?? 0
     const after = await run(repository.list({ limit: 100, after: pivot }))
-    assert.equal(after.map((pet) => pet.id), all.slice(4).map((pet) => pet.id))
+    assert.equal(
+      after.map((pet) => pet.id),
+      all.slice(4).map((pet) => pet.id),
+    )
     const afterSold = await run(repository.list({ limit: 100, after: pivot, status: 'sold' }))
-    assert.equal(afterSold.map((pet) => pet.id), all.filter((pet, index) => index > 3 && pet.status === 'sold').map((pet) => pet.id))
+    assert.equal(
+      afterSold.map((pet) => pet.id),
+      all.filter((pet, index) => index > 3 && pet.status === 'sold').map((pet) => pet.id),
+    )
   })
 
   contract('lists nothing from an empty store or past the last pet', async (context) => {
@@ -130,11 +142,6 @@ export const petRepositoryContract = (adapterName: string, openStore: () => Prom
     assert.equal(await run(repository.list({ limit: 20 })), [])
     const pet = await run(repository.insert(draft(1)))
     assert.equal(await run(repository.list({ limit: 20, after: pet.id })), [])
-  })
-
-  contract('is ready when it can serve requests', async (context) => {
-    const { repository } = storeOf(context)
-    assert.equal(await repository.ready()(), E.right(undefined))
   })
 
   contract.run()

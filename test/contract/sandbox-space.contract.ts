@@ -3,7 +3,7 @@ import type * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { SandboxSpace, StorePorts } from '../../src/store.js'
+import type { SandboxSpace, StorePorts } from '../../src/domain/store.js'
 
 /** One store for one test, whose sandboxes start from `seed`. */
 export interface SandboxFixture {
@@ -61,7 +61,10 @@ export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): 
   contract('starts a sandbox from the seed the first time it is opened, with ids 1..n in order', async (context) => {
     const { space } = spaceOf(context)
     const ports = await run(space.open(SANDBOX_A))
-    assert.equal(await run(ports.pets.list({ limit: 100 })), SEED.map((pet, index) => ({ id: index + 1, ...pet })))
+    assert.equal(
+      await run(ports.pets.list({ limit: 100 })),
+      SEED.map((pet, index) => ({ id: index + 1, ...pet })),
+    )
   })
 
   contract('keeps sandboxes apart: pets of one are invisible in another, and each counts ids on from the seed', async (context) => {

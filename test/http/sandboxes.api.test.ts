@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { perKeySandboxes } from '../../src/sandboxes.js'
-import type { SandboxSpace } from '../../src/store.js'
+import type { SandboxSpace } from '../../src/domain/store.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY } from '../support/start-api.js'
@@ -50,19 +50,22 @@ Sandboxes('An Idempotency-Key never replays across keys', async ({ api }) => {
   assert.is((theirs.body as { name: string }).name, 'Theirs')
 })
 
-Sandboxes('When the reset is posted, then 204 and the caller\'s sandbox is back to its seed: ids start again, idempotency records are gone', async ({ api }) => {
-  const headers = { 'idempotency-key': 'before-reset' }
-  await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Before' }), headers })
-  const reset = await api.request('POST', '/v1/sandbox/reset')
-  assert.is(reset.status, 204)
-  assert.is(reset.text, '')
-  assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
-  const after = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'After' }), headers })
-  assert.is(after.status, 201)
-  assert.equal(after.body, { id: 6, ...aNewPet({ name: 'After' }), status: 'available' })
-})
+Sandboxes(
+  "When the reset is posted, then 204 and the caller's sandbox is back to its seed: ids start again, idempotency records are gone",
+  async ({ api }) => {
+    const headers = { 'idempotency-key': 'before-reset' }
+    await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Before' }), headers })
+    const reset = await api.request('POST', '/v1/sandbox/reset')
+    assert.is(reset.status, 204)
+    assert.is(reset.text, '')
+    assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
+    const after = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'After' }), headers })
+    assert.is(after.status, 201)
+    assert.equal(after.body, { id: 6, ...aNewPet({ name: 'After' }), status: 'available' })
+  },
+)
 
-Sandboxes('When one key resets, then every other key\'s sandbox is untouched', async ({ api }) => {
+Sandboxes("When one key resets, then every other key's sandbox is untouched", async ({ api }) => {
   await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Theirs' }), key: OTHER_KEY })
   assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
   assert.equal(idsOf((await api.request('GET', '/v1/pets', { key: OTHER_KEY })).body), [...SEEDED_IDS, 6])
@@ -99,7 +102,14 @@ const gatedSpace = () => {
         store.sandboxes.open(sandbox),
         TE.map((ports) => ({
           ...ports,
-          pets: { ...ports.pets, insert: (draft: PetDraft) => pipe(TE.fromTask(async () => (reached(), gate)), TE.flatMap(() => ports.pets.insert(draft))) },
+          pets: {
+            ...ports.pets,
+            insert: (draft: PetDraft) =>
+              pipe(
+                TE.fromTask(async () => (reached(), gate)),
+                TE.flatMap(() => ports.pets.insert(draft)),
+              ),
+          },
         })),
       ),
     reset: store.sandboxes.reset,
@@ -110,21 +120,24 @@ const gatedSpace = () => {
 const gated = gatedSpace()
 const InFlight = apiSuite('PETSTORE_SANDBOXES=per-key, a create in flight across a reset', { sandboxes: perKeySandboxes(gated.space) })
 
-InFlight('When a create is in flight across a reset, then it leaves neither a pet nor an idempotency record in the reset sandbox', async ({ api }) => {
-  const headers = { 'idempotency-key': 'in-flight' }
-  const creating = api.request('POST', '/v1/pets', { body: aNewPet({ name: 'In flight' }), headers })
-  // Should the test fail before awaiting it, closing the server must not crash the whole run.
-  creating.catch(() => undefined)
-  await gated.atGate
-  assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
-  gated.open()
-  assert.is((await creating).status, 201)
-  assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
-  // A record left behind would answer this different body with 422.
-  const retry = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Another body' }), headers })
-  assert.is(retry.status, 201)
-  assert.is((retry.body as { name: string }).name, 'Another body')
-})
+InFlight(
+  'When a create is in flight across a reset, then it leaves neither a pet nor an idempotency record in the reset sandbox',
+  async ({ api }) => {
+    const headers = { 'idempotency-key': 'in-flight' }
+    const creating = api.request('POST', '/v1/pets', { body: aNewPet({ name: 'In flight' }), headers })
+    // Should the test fail before awaiting it, closing the server must not crash the whole run.
+    creating.catch(() => undefined)
+    await gated.atGate
+    assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
+    gated.open()
+    assert.is((await creating).status, 201)
+    assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
+    // A record left behind would answer this different body with 422.
+    const retry = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Another body' }), headers })
+    assert.is(retry.status, 201)
+    assert.is((retry.body as { name: string }).name, 'Another body')
+  },
+)
 
 InFlight.run()
 

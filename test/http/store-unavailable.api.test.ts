@@ -11,7 +11,12 @@ const TIMEOUT_MS = 1000
 const BOUND_MS = TIMEOUT_MS + 1500
 
 // Port 1 on loopback: nothing listens there, as when the database is down.
-const store = openMongoStore({ uri: 'mongodb://127.0.0.1:1/petstore', dbName: 'petstore', timeoutMs: TIMEOUT_MS, writeConcern: { w: 'majority' } })
+const store = openMongoStore({
+  uri: 'mongodb://127.0.0.1:1/petstore',
+  dbName: 'petstore',
+  timeoutMs: TIMEOUT_MS,
+  writeConcern: { w: 'majority' },
+})
 
 const timed = async (request: () => Promise<ApiResponse>): Promise<{ response: ApiResponse; elapsedMs: number }> => {
   const started = performance.now()
@@ -19,22 +24,30 @@ const timed = async (request: () => Promise<ApiResponse>): Promise<{ response: A
   return { response, elapsedMs: performance.now() - started }
 }
 
-const Unreachable = apiSuite('PETSTORE_STORE=mongodb with the database unreachable', { pets: store.shared.pets })
+const Unreachable = apiSuite('PETSTORE_STORE=mongodb with the database unreachable', { store })
 
 Unreachable.after(async () => {
   await store.close()
 })
 
-Unreachable('When the database cannot be reached, then /readyz and /v1/pets answer 503 with Retry-After within the bound, every time', async ({ api }) => {
-  for (let round = 0; round < 3; round += 1) {
-    for (const [method, path, body] of [['GET', '/readyz', undefined], ['GET', '/v1/pets', undefined], ['POST', '/v1/pets', aNewPet()], ['GET', '/v1/pets/1', undefined]] as const) {
-      const { response, elapsedMs } = await timed(() => api.request(method, path, body === undefined ? {} : { body }))
-      assertError(response, 503, 'service_unavailable')
-      assert.is(response.headers.get('retry-after'), '5')
-      assert.ok(elapsedMs < BOUND_MS, `${method} ${path} took ${Math.round(elapsedMs)} ms`)
+Unreachable(
+  'When the database cannot be reached, then /readyz and /v1/pets answer 503 with Retry-After within the bound, every time',
+  async ({ api }) => {
+    for (let round = 0; round < 3; round += 1) {
+      for (const [method, path, body] of [
+        ['GET', '/readyz', undefined],
+        ['GET', '/v1/pets', undefined],
+        ['POST', '/v1/pets', aNewPet()],
+        ['GET', '/v1/pets/1', undefined],
+      ] as const) {
+        const { response, elapsedMs } = await timed(() => api.request(method, path, body === undefined ? {} : { body }))
+        assertError(response, 503, 'service_unavailable')
+        assert.is(response.headers.get('retry-after'), '5')
+        assert.ok(elapsedMs < BOUND_MS, `${method} ${path} took ${Math.round(elapsedMs)} ms`)
+      }
     }
-  }
-})
+  },
+)
 
 Unreachable('When the database cannot be reached, then the process stays alive and /healthz still answers', async ({ api }) => {
   await api.request('GET', '/v1/pets')
@@ -68,19 +81,27 @@ Reconnect.after(async (context) => {
   await new Promise((resolve) => context.listener.close(resolve))
 })
 
-Reconnect('When the first connect fails, then later requests try to reach the database again (so it recovers when it is back)', async (context) => {
-  const down = openMongoStore({ uri: `mongodb://127.0.0.1:${context.port}/petstore`, dbName: 'petstore', timeoutMs: 300, writeConcern: { w: 'majority' } })
-  try {
-    assert.is((await down.shared.pets.list({ limit: 1 })())._tag, 'Left')
-    await new Promise((resolve) => setTimeout(resolve, 350))
-    const afterFirst = context.attempts
-    assert.ok(afterFirst > 0, 'the first request tried to connect')
-    const second = await down.shared.pets.findById(1)()
-    assert.is(second._tag, 'Left')
-    assert.ok(context.attempts > afterFirst, `no new connection attempt after the first failure (${context.attempts})`)
-  } finally {
-    await down.close()
-  }
-})
+Reconnect(
+  'When the first connect fails, then later requests try to reach the database again (so it recovers when it is back)',
+  async (context) => {
+    const down = openMongoStore({
+      uri: `mongodb://127.0.0.1:${context.port}/petstore`,
+      dbName: 'petstore',
+      timeoutMs: 300,
+      writeConcern: { w: 'majority' },
+    })
+    try {
+      assert.is((await down.shared.pets.list({ limit: 1 })())._tag, 'Left')
+      await new Promise((resolve) => setTimeout(resolve, 350))
+      const afterFirst = context.attempts
+      assert.ok(afterFirst > 0, 'the first request tried to connect')
+      const second = await down.shared.pets.findById(1)()
+      assert.is(second._tag, 'Left')
+      assert.ok(context.attempts > afterFirst, `no new connection attempt after the first failure (${context.attempts})`)
+    } finally {
+      await down.close()
+    }
+  },
+)
 
 Reconnect.run()

@@ -13,16 +13,42 @@ interface Context {
 }
 
 const request = fc.oneof(
-  fc.record({ method: fc.constant('GET'), path: fc.constantFrom('/v1/pets', '/v1/pets?limit=5', '/v1/pets?status=sold', '/v1/pets?limit=0', '/v1/pets/1', '/v1/pets/abc', '/v1/pets/-1', '/readyz', '/v1/nowhere') }),
-  fc.record({ method: fc.constant('POST'), path: fc.constant('/v1/pets'), body: fc.oneof(fc.constant('{"name":"Rex","categoryId":1}'), fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 1 }).map((value) => JSON.stringify(value) ?? '')) }),
+  fc.record({
+    method: fc.constant('GET'),
+    path: fc.constantFrom(
+      '/v1/pets',
+      '/v1/pets?limit=5',
+      '/v1/pets?status=sold',
+      '/v1/pets?limit=0',
+      '/v1/pets/1',
+      '/v1/pets/abc',
+      '/v1/pets/-1',
+      '/readyz',
+      '/v1/nowhere',
+    ),
+  }),
+  fc.record({
+    method: fc.constant('POST'),
+    path: fc.constant('/v1/pets'),
+    body: fc.oneof(
+      fc.constant('{"name":"Rex","categoryId":1}'),
+      fc.string({ maxLength: 20 }),
+      fc.jsonValue({ maxDepth: 1 }).map((value) => JSON.stringify(value) ?? ''),
+    ),
+  }),
 )
 
 const Unreachable = suite<Context>('Generated requests with the database unreachable', {} as Context)
 
 Unreachable.before(async (context) => {
   // Port 1 on loopback: nothing listens, as when the database is down.
-  const store = openMongoStore({ uri: 'mongodb://127.0.0.1:1/petstore', dbName: 'petstore', timeoutMs: 200, writeConcern: { w: 'majority' } })
-  context.api = await startApi({ pets: store.shared.pets })
+  const store = openMongoStore({
+    uri: 'mongodb://127.0.0.1:1/petstore',
+    dbName: 'petstore',
+    timeoutMs: 200,
+    writeConcern: { w: 'majority' },
+  })
+  context.api = await startApi({ store })
   context.close = store.close
 })
 Unreachable.after(async (context) => {

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
+import * as TE from 'fp-ts/TaskEither'
 import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { type AppOptions, buildApp, servedDocumentOf } from '../../adapters/http/app.js'
@@ -9,6 +10,7 @@ import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import type { IdempotencyStore } from '../../src/domain/idempotency-store.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
+import type { Store } from '../../src/domain/store.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
 import { type ContractCheck, contractChecker } from './contract-checker.js'
 
@@ -93,7 +95,12 @@ export const send = async (
   })
   const text = await response.text()
   const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json')
-  const answer = { status: response.status, headers: response.headers, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined, text }
+  const answer = {
+    status: response.status,
+    headers: response.headers,
+    body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined,
+    text,
+  }
   const problems = (await checker)(method, path, answer)
   if (problems.length > 0) throw new Error(`the response breaks the contract the service serves:\n  ${problems.join('\n  ')}`)
   return answer
@@ -111,13 +118,19 @@ const listen = (server: Server): Promise<string> =>
  * extra request shows in a test's logs or metrics.
  */
 export const startApi = async (
-  options: Partial<AppOptions> & { readonly pets?: PetRepository; readonly idempotency?: IdempotencyStore; readonly limits?: ServerLimits } = {},
+  options: Partial<AppOptions> & {
+    readonly pets?: PetRepository
+    readonly idempotency?: IdempotencyStore
+    /** A whole store (its shared ports and its readiness) instead of `pets` and `idempotency`. */
+    readonly store?: Store
+    readonly limits?: ServerLimits
+  } = {},
 ): Promise<RunningApi> => {
-  const pets = options.pets ?? memoryPetRepository()
+  const pets = options.store?.shared.pets ?? options.pets ?? memoryPetRepository()
   const logger = options.logger ?? pino({ level: 'silent' })
   const appOptions: AppOptions = {
-    useCases: petUseCases({ pets, idempotency: options.idempotency ?? memoryIdempotencyStore() }),
-    health: { ready: pets.ready, draining: () => false },
+    useCases: petUseCases({ pets, idempotency: options.store?.shared.idempotency ?? options.idempotency ?? memoryIdempotencyStore() }),
+    health: { ready: options.store?.ready ?? (() => TE.right(undefined)), draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
     logger,
     // Each app would register Node's default metrics again; the metrics tests turn them on.

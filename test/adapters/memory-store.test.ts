@@ -1,4 +1,6 @@
 import * as E from 'fp-ts/Either'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
 import { petRepositoryContract } from '../contract/pet-repository.contract.js'
@@ -26,3 +28,14 @@ idempotencyStoreContract('memory sandbox', async (times) => {
   const { idempotency } = await sandboxPorts(times)
   return { store: idempotency, sibling: async () => idempotency, dispose: async () => undefined }
 })
+
+const Store = suite('memoryStore')
+
+Store('is always ready, and seeds its shared data set with ids 1..n', async () => {
+  const store = memoryStore([{ name: 'Rex', categoryId: 1, status: 'sold' }])
+  assert.equal(await store.ready()(), E.right(undefined))
+  assert.equal(await store.seed()(), E.right({ kind: 'seeded', count: 1 }))
+  assert.equal(await store.shared.pets.list({ limit: 5 })(), E.right([{ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }]))
+})
+
+Store.run()
