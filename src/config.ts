@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import ConnectionString from 'mongodb-connection-string-url'
 import { DEFAULT_MAX_BODY_BYTES } from '../adapters/http/json-body.js'
-import { API_KEY_CHARACTERS } from './domain/authenticator.js'
+import { API_KEY_CHARACTERS } from '../adapters/http/auth.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
 export type ApiKeys =
-  | { readonly source: 'configured'; readonly keys: ReadonlyArray<string> }
-  | { readonly source: 'generated'; readonly key: string }
+  { readonly source: 'configured'; readonly keys: ReadonlyArray<string> } | { readonly source: 'generated'; readonly key: string }
 
 /** Which PetRepository adapter the service runs on. */
 export type StoreConfig =
@@ -72,9 +71,7 @@ const apiKeysSetting = (env: Env, generateKey: () => string): Read<ApiKeys> => {
     if (!KEY_SYNTAX.test(key)) return [`key ${index + 1} has characters a Bearer token cannot carry`]
     return []
   })
-  return problems.length > 0
-    ? E.left(`PETSTORE_API_KEYS is invalid: ${problems.join('; ')}`)
-    : E.right({ source: 'configured', keys })
+  return problems.length > 0 ? E.left(`PETSTORE_API_KEYS is invalid: ${problems.join('; ')}`) : E.right({ source: 'configured', keys })
 }
 
 const MIN_CURSOR_SECRET_LENGTH = 16
@@ -109,7 +106,9 @@ const storeSetting = (env: Env): Read<StoreConfig> => {
   const kind = env.PETSTORE_STORE ?? ''
   if (kind === '') {
     return env.NODE_ENV === 'production'
-      ? E.left('PETSTORE_STORE must be set when NODE_ENV=production: the default in-memory store loses every pet on restart (set mongodb, or memory on purpose)')
+      ? E.left(
+          'PETSTORE_STORE must be set when NODE_ENV=production: the default in-memory store loses every pet on restart (set mongodb, or memory on purpose)',
+        )
       : E.right({ kind: 'memory' })
   }
   if (kind === 'memory') return E.right({ kind: 'memory' })

@@ -1,8 +1,15 @@
 import * as E from 'fp-ts/Either'
 import type { Middleware } from 'koa'
-import { API_KEY_CHARACTERS, type Authenticator, type Client } from '../../src/domain/authenticator.js'
+import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { type Unauthorized, unauthorized } from '../../src/domain/errors.js'
 import { sendFailure } from './error-response.js'
+
+/**
+ * The characters of an API key: RFC 6750's b64token, what can follow `Bearer ` unchanged. Keys are
+ * checked against it when configured (src/config.ts), and credentials when read, so the two can
+ * never drift apart.
+ */
+export const API_KEY_CHARACTERS = '[A-Za-z0-9\\-._~+/]+=*'
 
 /**
  * `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1); the token has RFC 6750's

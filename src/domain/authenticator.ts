@@ -16,9 +16,3 @@ export interface Client {
 export interface Authenticator {
   readonly authenticate: (apiKey: string) => TE.TaskEither<Unauthorized, Client>
 }
-
-/**
- * The characters of an API key: RFC 6750's b64token, what can follow `Bearer ` unchanged. Keys are
- * checked against it when configured, and credentials when read, so the two can never drift apart.
- */
-export const API_KEY_CHARACTERS = '[A-Za-z0-9\\-._~+/]+=*'
