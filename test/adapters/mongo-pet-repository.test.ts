@@ -8,6 +8,7 @@ import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapter
 import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
 import { findMongod, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
+import { skippedSuite } from '../support/skipped-suite.js'
 
 const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
   const database = throwawayDatabase(uri)
@@ -29,7 +30,7 @@ const indexUsedBy = (plan: unknown): string => {
 
 const source = findMongod()
 if (source.kind === 'none') {
-  console.log(`MongoDB repository tests: skipped, ${source.reason}`)
+  skippedSuite('MongoDB repository tests', source.reason)
 } else {
   const mongod = sharedMongod(source)
   petRepositoryContract('mongodb', async () => openFixture(await mongod.uri()))
@@ -54,8 +55,26 @@ if (source.kind === 'none') {
         await fixture.repository.insert({ name: `pet ${index}`, categoryId: 1, status: index % 2 === 0 ? 'sold' : 'pending' })()
       }
       const pets = client.db(fixture.dbName).collection<PetDocument>(PETS_COLLECTION)
-      assert.is(indexUsedBy(await pets.find(listFilter({ limit: 20, status: 'sold', after: 10 })).sort(ID_ORDER).limit(21).explain()), 'status_1__id_1')
-      assert.is(indexUsedBy(await pets.find(listFilter({ limit: 20, after: 10 })).sort(ID_ORDER).limit(21).explain()), '_id_')
+      assert.is(
+        indexUsedBy(
+          await pets
+            .find(listFilter({ limit: 20, status: 'sold', after: 10 }))
+            .sort(ID_ORDER)
+            .limit(21)
+            .explain(),
+        ),
+        'status_1__id_1',
+      )
+      assert.is(
+        indexUsedBy(
+          await pets
+            .find(listFilter({ limit: 20, after: 10 }))
+            .sort(ID_ORDER)
+            .limit(21)
+            .explain(),
+        ),
+        '_id_',
+      )
       assert.is.not(indexUsedBy(await pets.find(byIdFilter(7)).explain()), 'COLLSCAN')
     } finally {
       await client.close()

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { skippedSuite } from './skipped-suite.js'
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
 
@@ -16,7 +17,7 @@ export const findChromium = (): string | undefined => {
 export const withChromium = (suiteName: string, register: (executablePath: string) => void, fail: (message: string) => void): void => {
   const executablePath = findChromium()
   if (executablePath !== undefined) return register(executablePath)
-  const message = `${suiteName}: skipped, Chromium not found (install Debian's chromium or set CHROMIUM_PATH)`
-  if (process.env.CI === 'true') fail(message)
-  else console.log(message)
+  const reason = "Chromium not found (install Debian's chromium or set CHROMIUM_PATH)"
+  if (process.env.CI === 'true') fail(`${suiteName}: ${reason}`)
+  else skippedSuite(suiteName, reason)
 }

@@ -1,0 +1,22 @@
+import { spawnSync } from 'node:child_process'
+import { resolve } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+
+const ROOT = resolve(__dirname, '../../..')
+const REMARK = resolve(ROOT, 'node_modules/.bin/remark')
+
+/** What `npm run docs:check` does, on the given files. */
+const checkLinks = (...files: string[]) =>
+  spawnSync(REMARK, ['--quiet', '--frail', '--no-stdout', '--no-color', ...files], { cwd: ROOT, encoding: 'utf8' })
+
+const Links = suite('npm run docs:check (remark-validate-links)')
+
+Links('fails on a link to a heading or a file that does not exist', () => {
+  const result = checkLinks('test/fixtures/dead-anchor.md')
+  assert.is(result.status, 1)
+  assert.match(result.stderr, 'Cannot find heading for `#no-such-heading`')
+  assert.match(result.stderr, 'Cannot find file `no-such-page.md`')
+})
+
+Links.run()
