@@ -2,8 +2,7 @@
 // planted import with exactly these rules (test/architecture/import-boundaries.test.ts).
 import tseslint from 'typescript-eslint'
 
-const DOMAIN_MESSAGE =
-  'src/domain is pure: it may import only fp-ts, io-ts and its own modules, never adapters/, koa, mongodb or node I/O.'
+const DOMAIN_MESSAGE = 'src/domain is pure: it may import only fp-ts, io-ts and its own modules, never adapters/, koa, mongodb or node I/O.'
 const ADAPTER_MESSAGE = 'An adapter depends on the domain only, never on another adapter or on the composition root.'
 
 export default [
@@ -14,10 +13,7 @@ export default [
   {
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\./[^/]+$)', message: DOMAIN_MESSAGE }] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\./[^/]+$)', message: DOMAIN_MESSAGE }] }],
     },
   },
   {

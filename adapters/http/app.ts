@@ -47,7 +47,10 @@ export interface AppOptions {
 
 /** The contract this configuration serves at /v1/openapi.json: the parts of features that are off are left out. */
 export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | 'faults' | 'sandboxes'>): Record<string, unknown> =>
-  servedOpenApiDocument(options.openApiDocument ?? loadOpenApiDocument(), { sandboxes: options.sandboxes !== undefined, faults: options.faults === true })
+  servedOpenApiDocument(options.openApiDocument ?? loadOpenApiDocument(), {
+    sandboxes: options.sandboxes !== undefined,
+    faults: options.faults === true,
+  })
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 

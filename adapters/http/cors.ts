@@ -6,7 +6,18 @@ import { isUnderApi } from './edge.js'
 export type CorsOrigins = '*' | ReadonlyArray<string>
 
 /** Every response header a client of this API reads, so that a page's script may read it too. */
-export const EXPOSED_HEADERS = ['Location', 'Link', 'Deprecation', 'Sunset', 'X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Preference-Applied']
+export const EXPOSED_HEADERS = [
+  'Location',
+  'Link',
+  'Deprecation',
+  'Sunset',
+  'X-Request-Id',
+  'ETag',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Preference-Applied',
+]
 
 /**
  * Cross-origin access to /v1 for browsers (@koa/cors), off unless PETSTORE_CORS_ORIGINS is set. It runs

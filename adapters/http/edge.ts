@@ -50,7 +50,13 @@ export const edge =
     const elapsedMs = performance.now() - started
     // Node's getHeader: undefined when the header was not set, whatever Koa's types say.
     const preferenceApplied: unknown = ctx.response.get('Preference-Applied')
-    metrics?.observe(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
+    metrics?.observe(
+      ctx.method,
+      typeof route === 'string' ? route : 'unmatched',
+      ctx.status,
+      elapsedMs / 1000,
+      failure?._tag === 'StoreUnavailable',
+    )
     logger.info(
       {
         requestId,

@@ -43,12 +43,10 @@ export const RETRY_AFTER_SECONDS = 5
 /** Seconds a forced 429 asks a client to wait: short, so that a client's retry test runs quickly. */
 export const FORCED_RETRY_AFTER_SECONDS = 1
 
-const response = (
-  status: number,
-  code: ErrorCode,
-  message: string,
-  headers: Readonly<Record<string, string>> = {},
-): ErrorResponse => ({ body: { code, message, status }, headers })
+const response = (status: number, code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse => ({
+  body: { code, message, status },
+  headers,
+})
 
 const UNAUTHORIZED_MESSAGES = {
   missing: "missing credentials: send 'Authorization: Bearer <API key>'",
@@ -88,8 +86,7 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(404, 'not_found', `no pet has id ${failure.id}`)
     case 'Unauthorized':
       return response(401, 'unauthorized', UNAUTHORIZED_MESSAGES[failure.reason], {
-        'WWW-Authenticate':
-          failure.reason === 'missing' ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`,
+        'WWW-Authenticate': failure.reason === 'missing' ? `Bearer realm="${REALM}"` : `Bearer realm="${REALM}", error="invalid_token"`,
       })
     case 'StoreUnavailable':
       return response(503, 'service_unavailable', 'the pet store is temporarily unavailable; retry later', {

@@ -11,10 +11,7 @@ const LIST_PARAMETERS = ['limit', 'status', 'after']
  * every parameter at most once and none unknown (a client guessing `offset` must not silently get
  * the first page again); the cursor is opened here too. The values' rules belong to the domain.
  */
-export const readListRequest = (
-  query: ParsedUrlQuery,
-  cursors: CursorCodec,
-): E.Either<InvalidParameter, ListPetsRequest> => {
+export const readListRequest = (query: ParsedUrlQuery, cursors: CursorCodec): E.Either<InvalidParameter, ListPetsRequest> => {
   const problems: string[] = []
   const request: { limit?: string; status?: string; after?: number } = {}
   for (const [name, value] of Object.entries(query)) {

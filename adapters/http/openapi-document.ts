@@ -58,7 +58,8 @@ const resolves = (document: unknown, ref: string): boolean => {
  */
 export const servedOpenApiDocument = (document: Readonly<Record<string, unknown>>, features: ServedFeatures): Record<string, unknown> => {
   const isOn = (feature: unknown): boolean => {
-    if (feature !== 'sandboxes' && feature !== 'faults') throw new Error(`docs/openapi.yaml names an unknown feature: ${JSON.stringify(feature)}`)
+    if (feature !== 'sandboxes' && feature !== 'faults')
+      throw new Error(`docs/openapi.yaml names an unknown feature: ${JSON.stringify(feature)}`)
     return features[feature]
   }
   const shaped = mapObjects(document, (copy) => {
@@ -72,5 +73,8 @@ export const servedOpenApiDocument = (document: Readonly<Record<string, unknown>
     }
     return part
   })
-  return mapObjects(shaped, (copy) => (typeof copy.$ref === 'string' && !resolves(shaped, copy.$ref) ? REMOVED : copy)) as Record<string, unknown>
+  return mapObjects(shaped, (copy) => (typeof copy.$ref === 'string' && !resolves(shaped, copy.$ref) ? REMOVED : copy)) as Record<
+    string,
+    unknown
+  >
 }

@@ -43,7 +43,12 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     const client = (ctx.state as SandboxState).client
     const result =
       typeof key === 'string' && client !== undefined
-        ? await useCasesOf(ctx).createPetIdempotently({ client: client.scope, key: idempotencyKeyOf(key), fingerprint: bodyFingerprint(body), body })()
+        ? await useCasesOf(ctx).createPetIdempotently({
+            client: client.scope,
+            key: idempotencyKeyOf(key),
+            fingerprint: bodyFingerprint(body),
+            body,
+          })()
         : await useCasesOf(ctx).createPet(body)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     const pet = result.right

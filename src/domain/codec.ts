@@ -5,10 +5,7 @@ import * as t from 'io-ts'
  * nothing is. The problem text becomes the io-ts error message, so clients read "must be a string"
  * instead of io-ts's generic "Invalid value supplied".
  */
-export const ruleCodec = <A>(
-  name: string,
-  problemOf: (input: unknown) => string | undefined,
-): t.Type<A, A, unknown> => {
+export const ruleCodec = <A>(name: string, problemOf: (input: unknown) => string | undefined): t.Type<A, A, unknown> => {
   // The cast is sound: problemOf returning undefined is exactly the statement that input is an A.
   const is = (input: unknown): input is A => problemOf(input) === undefined
   return new t.Type<A, A, unknown>(

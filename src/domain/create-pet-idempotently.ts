@@ -46,21 +46,28 @@ const decodeKey = (key: string): E.Either<InvalidParameter, string> =>
 export const createPetIdempotently = (deps: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }) => {
   const create = createPet(deps)
   return (request: IdempotentCreateRequest): TE.TaskEither<IdempotentCreateError, Pet> => {
-    const resume = (scope: string) => (claim: IdempotencyClaim): TE.TaskEither<IdempotentCreateError, Pet> => {
-      switch (claim.kind) {
-        case 'claimed':
-          return pipe(
-            create(request.body),
-            // A create that failed leaves nothing behind: the client may fix it and retry with the key.
-            TE.orElseW((error) => pipe(deps.idempotency.release(scope, claim.token), TE.flatMap(() => TE.left(error)))),
-            TE.tap((pet) => deps.idempotency.complete(scope, claim.token, request.fingerprint, pet)),
-          )
-        case 'completed':
-          return claim.fingerprint === request.fingerprint ? TE.right(claim.pet) : TE.left(idempotencyKeyMismatch)
-        case 'in_progress':
-          return TE.left(claim.fingerprint === request.fingerprint ? idempotencyKeyInUse : idempotencyKeyMismatch)
+    const resume =
+      (scope: string) =>
+      (claim: IdempotencyClaim): TE.TaskEither<IdempotentCreateError, Pet> => {
+        switch (claim.kind) {
+          case 'claimed':
+            return pipe(
+              create(request.body),
+              // A create that failed leaves nothing behind: the client may fix it and retry with the key.
+              TE.orElseW((error) =>
+                pipe(
+                  deps.idempotency.release(scope, claim.token),
+                  TE.flatMap(() => TE.left(error)),
+                ),
+              ),
+              TE.tap((pet) => deps.idempotency.complete(scope, claim.token, request.fingerprint, pet)),
+            )
+          case 'completed':
+            return claim.fingerprint === request.fingerprint ? TE.right(claim.pet) : TE.left(idempotencyKeyMismatch)
+          case 'in_progress':
+            return TE.left(claim.fingerprint === request.fingerprint ? idempotencyKeyInUse : idempotencyKeyMismatch)
+        }
       }
-    }
     return pipe(
       decodeKey(request.key),
       TE.fromEither,

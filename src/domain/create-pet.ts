@@ -6,8 +6,7 @@ import { type InvalidPet, invalidPet, type StoreUnavailable } from './errors.js'
 import { DEFAULT_STATUS, NewPet, type Pet, type PetDraft } from './pet.js'
 import type { PetRepository } from './pet-repository.js'
 
-const isPlainObject = (input: unknown): boolean =>
-  typeof input === 'object' && input !== null && !Array.isArray(input)
+const isPlainObject = (input: unknown): boolean => typeof input === 'object' && input !== null && !Array.isArray(input)
 
 /** Checks a request body against the NewPet rules and resolves the default status. */
 export const decodeNewPet = (body: unknown): E.Either<InvalidPet, PetDraft> => {

@@ -17,13 +17,7 @@ export type IdempotencyKeyMismatch = { readonly _tag: 'IdempotencyKeyMismatch' }
 export type IdempotencyKeyInUse = { readonly _tag: 'IdempotencyKeyInUse' }
 
 export type DomainError =
-  | InvalidPet
-  | InvalidParameter
-  | PetNotFound
-  | Unauthorized
-  | StoreUnavailable
-  | IdempotencyKeyMismatch
-  | IdempotencyKeyInUse
+  InvalidPet | InvalidParameter | PetNotFound | Unauthorized | StoreUnavailable | IdempotencyKeyMismatch | IdempotencyKeyInUse
 
 export const invalidPet = (problems: ReadonlyArray<string>): InvalidPet => ({ _tag: 'InvalidPet', problems })
 export const invalidParameter = (problems: ReadonlyArray<string>): InvalidParameter => ({

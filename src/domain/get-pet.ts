@@ -2,19 +2,12 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import {
-  type InvalidParameter,
-  invalidParameter,
-  type PetNotFound,
-  petNotFound,
-  type StoreUnavailable,
-} from './errors.js'
+import { type InvalidParameter, invalidParameter, type PetNotFound, petNotFound, type StoreUnavailable } from './errors.js'
 import { INT64_MAX, INT64_MIN, parseIntegerText } from './integer-text.js'
 import type { Pet } from './pet.js'
 import type { PetRepository } from './pet-repository.js'
 
-const PET_ID_PROBLEM =
-  'petId: must be a decimal integer between -9223372036854775808 and 9223372036854775807, without leading zeros'
+const PET_ID_PROBLEM = 'petId: must be a decimal integer between -9223372036854775808 and 9223372036854775807, without leading zeros'
 
 /**
  * Reads the path's petId. Any int64 is a well-formed id (spec §4.3: int64), so one that no pet can
@@ -22,14 +15,11 @@ const PET_ID_PROBLEM =
  */
 export const decodePetId = (text: string): E.Either<InvalidParameter, bigint> => {
   const value = parseIntegerText(text)
-  return value === undefined || value < INT64_MIN || value > INT64_MAX
-    ? E.left(invalidParameter([PET_ID_PROBLEM]))
-    : E.right(value)
+  return value === undefined || value < INT64_MIN || value > INT64_MAX ? E.left(invalidParameter([PET_ID_PROBLEM])) : E.right(value)
 }
 
 /** Ids are positive safe integers, so only those need a look-up. */
-const storableId = (id: bigint): O.Option<number> =>
-  id > 0n && id <= BigInt(Number.MAX_SAFE_INTEGER) ? O.some(Number(id)) : O.none
+const storableId = (id: bigint): O.Option<number> => (id > 0n && id <= BigInt(Number.MAX_SAFE_INTEGER) ? O.some(Number(id)) : O.none)
 
 /** getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. */
 export const getPet =
@@ -41,10 +31,7 @@ export const getPet =
       TE.flatMap((id) =>
         pipe(
           storableId(id),
-          O.match(
-            () => TE.left<PetNotFound | StoreUnavailable, O.Option<Pet>>(petNotFound(id.toString())),
-            deps.pets.findById,
-          ),
+          O.match(() => TE.left<PetNotFound | StoreUnavailable, O.Option<Pet>>(petNotFound(id.toString())), deps.pets.findById),
           TE.flatMap(TE.fromOption(() => petNotFound(id.toString()))),
         ),
       ),

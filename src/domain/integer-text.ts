@@ -8,5 +8,4 @@ export const INT64_MIN = -(2n ** 63n)
 export const INT64_MAX = 2n ** 63n - 1n
 
 /** Reads canonical integer text as a bigint, so that values beyond 2^53 never round onto another. */
-export const parseIntegerText = (text: string): bigint | undefined =>
-  CANONICAL_INTEGER.test(text) ? BigInt(text) : undefined
+export const parseIntegerText = (text: string): bigint | undefined => (CANONICAL_INTEGER.test(text) ? BigInt(text) : undefined)

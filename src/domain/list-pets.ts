@@ -70,7 +70,5 @@ export const listPets =
     pipe(
       decodeListRequest(request),
       TE.fromEither,
-      TE.flatMap((query) =>
-        pipe(deps.pets.list({ ...query, limit: query.limit + 1 }), TE.map(toPage(query.limit))),
-      ),
+      TE.flatMap((query) => pipe(deps.pets.list({ ...query, limit: query.limit + 1 }), TE.map(toPage(query.limit)))),
     )

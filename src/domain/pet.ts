@@ -42,22 +42,16 @@ export const CategoryId = ruleCodec<number>('CategoryId', (input) => {
 
 /** A service-assigned identifier: a positive safe integer. */
 export const PetId = ruleCodec<number>('PetId', (input) =>
-  typeof input === 'number' && Number.isSafeInteger(input) && input > 0
-    ? undefined
-    : 'must be a positive safe integer',
+  typeof input === 'number' && Number.isSafeInteger(input) && input > 0 ? undefined : 'must be a positive safe integer',
 )
 export type PetId = number
 
 /** The body of createPet. `t.exact` drops every other key, including a client-sent `id`. */
-export const NewPet = t.exact(
-  t.intersection([t.type({ name: PetName, categoryId: CategoryId }), t.partial({ status: PetStatus })]),
-)
+export const NewPet = t.exact(t.intersection([t.type({ name: PetName, categoryId: CategoryId }), t.partial({ status: PetStatus })]))
 export type NewPet = t.TypeOf<typeof NewPet>
 
 /** A pet as stored and returned: every field of NewPet, the status resolved, plus its id. */
-export const Pet = t.exact(
-  t.type({ id: PetId, name: PetName, categoryId: CategoryId, status: PetStatus }),
-)
+export const Pet = t.exact(t.type({ id: PetId, name: PetName, categoryId: CategoryId, status: PetStatus }))
 export type Pet = Readonly<t.TypeOf<typeof Pet>>
 
 /** What the repository stores: a pet before the store has assigned its id. */

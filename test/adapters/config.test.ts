@@ -76,7 +76,9 @@ Config('refuses to start in production without keys', () => {
 
 Config('refuses the implicit in-memory store in production, saying every pet would be lost', () => {
   const result = readConfig({ NODE_ENV: 'production', PETSTORE_API_KEYS: KEY }, generated)
-  assert.ok(E.isLeft(result) && /PETSTORE_STORE must be set when NODE_ENV=production: .*loses every pet on restart/.test(result.left.join()))
+  assert.ok(
+    E.isLeft(result) && /PETSTORE_STORE must be set when NODE_ENV=production: .*loses every pet on restart/.test(result.left.join()),
+  )
   assert.ok(E.isRight(readConfig({ NODE_ENV: 'production', PETSTORE_API_KEYS: KEY, PETSTORE_STORE: 'memory' }, generated)))
 })
 
@@ -90,21 +92,48 @@ Config('reads the MongoDB settings, the database from the URI or MONGODB_DB', ()
     writeConcern: 'majority',
   })
   const explicit = readConfig(
-    { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb+srv://cluster.example/', MONGODB_DB: 'other', PETSTORE_MONGODB_TIMEOUT_MS: '1000', PETSTORE_MONGODB_WRITE_CONCERN: '1' },
+    {
+      PETSTORE_STORE: 'mongodb',
+      MONGODB_URI: 'mongodb+srv://cluster.example/',
+      MONGODB_DB: 'other',
+      PETSTORE_MONGODB_TIMEOUT_MS: '1000',
+      PETSTORE_MONGODB_WRITE_CONCERN: '1',
+    },
     generated,
   )
-  assert.equal(E.isRight(explicit) && explicit.right.store, { kind: 'mongodb', uri: 'mongodb+srv://cluster.example/', dbName: 'other', timeoutMs: 1000, writeConcern: 1 })
+  assert.equal(E.isRight(explicit) && explicit.right.store, {
+    kind: 'mongodb',
+    uri: 'mongodb+srv://cluster.example/',
+    dbName: 'other',
+    timeoutMs: 1000,
+    writeConcern: 1,
+  })
 })
 
 Config('names each missing or malformed MongoDB setting', () => {
   const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
     [{ PETSTORE_STORE: 'postgres' }, 'PETSTORE_STORE must be memory or mongodb'],
     [{ PETSTORE_STORE: 'mongodb' }, 'MONGODB_URI is required when PETSTORE_STORE=mongodb'],
-    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'http://db.example/pets' }, 'MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)'],
-    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017' }, 'MONGODB_URI names no database: add one to its path or set MONGODB_DB'],
-    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_TIMEOUT_MS: 'soon' }, 'PETSTORE_MONGODB_TIMEOUT_MS must be an integer from 100 to 60000'],
-    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_WRITE_CONCERN: 'all' }, 'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)'],
-    [{ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_WRITE_CONCERN: '0' }, 'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)'],
+    [
+      { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'http://db.example/pets' },
+      'MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)',
+    ],
+    [
+      { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017' },
+      'MONGODB_URI names no database: add one to its path or set MONGODB_DB',
+    ],
+    [
+      { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_TIMEOUT_MS: 'soon' },
+      'PETSTORE_MONGODB_TIMEOUT_MS must be an integer from 100 to 60000',
+    ],
+    [
+      { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_WRITE_CONCERN: 'all' },
+      'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)',
+    ],
+    [
+      { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_WRITE_CONCERN: '0' },
+      'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)',
+    ],
   ]
   for (const [env, problem] of cases) assert.equal(readConfig(env, generated), E.left([problem]), problem)
 })
@@ -158,7 +187,8 @@ Config('reads PETSTORE_FAULTS as on or off, off by default, and names it with th
     readConfig({ PORT: 'abc', PETSTORE_FAULTS: 'yes' }, generated),
     E.left(['PORT must be an integer from 0 to 65535', 'PETSTORE_FAULTS must be on or off']),
   )
-  for (const text of ['ON', 'true', '1', ' on']) assert.equal(readConfig({ PETSTORE_FAULTS: text }, generated), E.left(['PETSTORE_FAULTS must be on or off']), text)
+  for (const text of ['ON', 'true', '1', ' on'])
+    assert.equal(readConfig({ PETSTORE_FAULTS: text }, generated), E.left(['PETSTORE_FAULTS must be on or off']), text)
 })
 
 Config('refuses a port beyond 65535', () => {
@@ -175,7 +205,10 @@ const files =
   }
 
 Config('reads a seed file of NewPet objects in order, resolving the default status as createPet does', () => {
-  const seed = JSON.stringify([{ name: 'Rex', categoryId: 1 }, { name: 'Zoë', categoryId: 2, status: 'sold', id: 99 }])
+  const seed = JSON.stringify([
+    { name: 'Rex', categoryId: 1 },
+    { name: 'Zoë', categoryId: 2, status: 'sold', id: 99 },
+  ])
   const config = readConfig({ PETSTORE_SEED: '/seeds/pets.json' }, generated, files({ '/seeds/pets.json': seed }))
   assert.equal(E.isRight(config) && config.right.seed, {
     source: '/seeds/pets.json',
@@ -187,7 +220,12 @@ Config('reads a seed file of NewPet objects in order, resolving the default stat
 })
 
 Config('When a seed entry is refused by NewPet, then start-up names its index and field, with every other bad setting', () => {
-  const seed = JSON.stringify([{ name: 'ok', categoryId: 1 }, { name: 7, categoryId: 1 }, 'Rex', { name: 'x', categoryId: 1.5, status: 'lost' }])
+  const seed = JSON.stringify([
+    { name: 'ok', categoryId: 1 },
+    { name: 7, categoryId: 1 },
+    'Rex',
+    { name: 'x', categoryId: 1.5, status: 'lost' },
+  ])
   assert.equal(
     readConfig({ PETSTORE_SEED: 'seed.json', PORT: 'abc' }, generated, files({ 'seed.json': seed })),
     E.left([

@@ -43,7 +43,10 @@ Documents('stores the id as _id and reads every field back', () => {
 })
 
 Documents('drops anything else a document carries', () => {
-  assert.equal(fromDocument({ _id: 3, name: 'Rex', categoryId: 1, status: 'sold', __v: 0, owner: 'x' }), E.right({ id: 3, name: 'Rex', categoryId: 1, status: 'sold' }))
+  assert.equal(
+    fromDocument({ _id: 3, name: 'Rex', categoryId: 1, status: 'sold', __v: 0, owner: 'x' }),
+    E.right({ id: 3, name: 'Rex', categoryId: 1, status: 'sold' }),
+  )
 })
 
 Documents('reports a document that is not a pet instead of serving it', () => {

@@ -16,10 +16,12 @@ StaticKeyAuthenticator('accepts every configured key and names its client by key
 
 StaticKeyAuthenticator('gives each key a distinct full-length scope that does not contain the key', async () => {
   const authenticator = staticKeyAuthenticator(KEYS)
-  const scopes = await Promise.all(KEYS.map(async (key) => {
-    const result = await authenticator.authenticate(key)()
-    return E.isRight(result) ? result.right.scope : ''
-  }))
+  const scopes = await Promise.all(
+    KEYS.map(async (key) => {
+      const result = await authenticator.authenticate(key)()
+      return E.isRight(result) ? result.right.scope : ''
+    }),
+  )
   assert.ok(scopes.every((scope) => /^[0-9a-f]{64}$/.test(scope)))
   assert.is(new Set(scopes).size, KEYS.length)
   assert.ok(scopes.every((scope, index) => !scope.includes(KEYS[index] ?? '')))

@@ -37,14 +37,25 @@ Boundaries('catches a forbidden import planted in src/domain', async () => {
 })
 
 Boundaries('forbids the domain adapters, mongodb, node I/O and the composition root', async () => {
-  for (const source of ['../../adapters/memory/memory-pet-repository.js', 'mongodb', 'node:fs', 'fs', 'node:http', '@koa/router', 'pino', '../config.js', '../main.js']) {
+  for (const source of [
+    '../../adapters/memory/memory-pet-repository.js',
+    'mongodb',
+    'node:fs',
+    'fs',
+    'node:http',
+    '@koa/router',
+    'pino',
+    '../config.js',
+    '../main.js',
+  ]) {
     const found = await violations(`import '${source}'\n`, 'src/domain/planted.ts')
     assert.is(found.length, 1, source)
   }
 })
 
 Boundaries('allows the domain fp-ts, io-ts and its own modules', async () => {
-  const code = "import * as t from 'io-ts'\nimport * as TE from 'fp-ts/TaskEither'\nimport { pipe } from 'fp-ts/function'\nimport { Pet } from './pet.js'\n"
+  const code =
+    "import * as t from 'io-ts'\nimport * as TE from 'fp-ts/TaskEither'\nimport { pipe } from 'fp-ts/function'\nimport { Pet } from './pet.js'\n"
   assert.equal(await violations(code, 'src/domain/planted.ts'), [])
 })
 
@@ -60,7 +71,10 @@ Boundaries('finds no violation in the real src/domain and adapters', async () =>
   const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: boundaries })
   const results = await eslint.lintFiles(['src/domain/**/*.ts', 'adapters/**/*.ts'])
   assert.ok(results.length >= 10, `linted ${results.length} files`)
-  assert.equal(results.flatMap((result) => result.messages.map((message) => `${result.filePath}: ${message.message}`)), [])
+  assert.equal(
+    results.flatMap((result) => result.messages.map((message) => `${result.filePath}: ${message.message}`)),
+    [],
+  )
 })
 
 Boundaries.run()

@@ -33,8 +33,19 @@ const send = (response: ServerResponse, status: number, body: unknown, headers: 
 /** A successful read, with the same strong ETag and cache policy as the service. */
 const sendCacheable = (response: ServerResponse, body: unknown, headers: Record<string, string> = {}): void => {
   const json = JSON.stringify(body)
-  const etag = `"${createHash('sha1').update(json).update('\n').update(headers.Link ?? '').digest('base64url')}"`
-  response.writeHead(200, { ...COMMON, 'Cache-Control': 'private, no-cache', ETag: etag, 'X-Request-Id': randomUUID(), 'Content-Length': Buffer.byteLength(json), ...headers })
+  const etag = `"${createHash('sha1')
+    .update(json)
+    .update('\n')
+    .update(headers.Link ?? '')
+    .digest('base64url')}"`
+  response.writeHead(200, {
+    ...COMMON,
+    'Cache-Control': 'private, no-cache',
+    ETag: etag,
+    'X-Request-Id': randomUUID(),
+    'Content-Length': Buffer.byteLength(json),
+    ...headers,
+  })
   response.end(json)
 }
 
@@ -47,7 +58,8 @@ const readBody = (request: IncomingMessage): Promise<string> =>
   })
 
 const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-  if (!authorized(request.headers.authorization)) return send(response, 401, { code: 'unauthorized', message: 'no', status: 401 }, { 'WWW-Authenticate': 'Bearer realm="petstore"' })
+  if (!authorized(request.headers.authorization))
+    return send(response, 401, { code: 'unauthorized', message: 'no', status: 401 }, { 'WWW-Authenticate': 'Bearer realm="petstore"' })
   const url = new URL(request.url ?? '/', 'http://raw')
   if (url.pathname === '/v1/pets' && request.method === 'POST') {
     const draft = decodeNewPet(JSON.parse(await readBody(request)) as unknown)
@@ -81,7 +93,9 @@ const seedAndListen = async (): Promise<void> => {
   const server = createServer((request, response) => void handle(request, response))
   server.listen(Number(process.env.PORT ?? '0'), '127.0.0.1', () => {
     const address = server.address()
-    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}` })}\n`)
+    process.stdout.write(
+      `${JSON.stringify({ url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}` })}\n`,
+    )
   })
   process.once('SIGTERM', () => server.close(() => process.exit(0)))
 }

@@ -48,13 +48,26 @@ const median = (values: ReadonlyArray<number>): number => {
 let nextPort = 19_100
 const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 const POST_SCRIPT = join(work, 'post.lua')
-writeFileSync(POST_SCRIPT, `wrk.method = "POST"\nwrk.body = '{"name":"Rex","categoryId":1,"status":"sold"}'\nwrk.headers["Content-Type"] = "application/json"\n`)
+writeFileSync(
+  POST_SCRIPT,
+  `wrk.method = "POST"\nwrk.body = '{"name":"Rex","categoryId":1,"status":"sold"}'\nwrk.headers["Content-Type"] = "application/json"\n`,
+)
 
 /** json-server's database: the same pets the service is seeded with. */
 const jsonServerDb = (pets: number): string => {
   const file = join(work, `db-${pets}.json`)
   const statuses = ['available', 'pending', 'sold']
-  writeFileSync(file, JSON.stringify({ pets: Array.from({ length: pets }, (_, index) => ({ id: index + 1, name: `pet ${index}`, categoryId: index % 10, status: statuses[index % 3] })) }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      pets: Array.from({ length: pets }, (_, index) => ({
+        id: index + 1,
+        name: `pet ${index}`,
+        categoryId: index % 10,
+        status: statuses[index % 3],
+      })),
+    }),
+  )
   return file
 }
 
@@ -74,15 +87,21 @@ interface Server {
 const startServer = async (entry: string, pets: number): Promise<Server> => {
   const port = nextPort++
   const devNull = openSync('/dev/null', 'w')
-  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, entry, ...(entry === JSON_SERVER ? ['--port', String(port), '--quiet', jsonServerDb(pets)] : [])], {
-    env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEYS: KEY, PORT: String(port), BENCH_PETS: String(pets) },
-    stdio: ['ignore', devNull, 'inherit'],
-  })
+  const child = spawn(
+    'taskset',
+    ['-c', SERVER_CORE, process.execPath, entry, ...(entry === JSON_SERVER ? ['--port', String(port), '--quiet', jsonServerDb(pets)] : [])],
+    {
+      env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEYS: KEY, PORT: String(port), BENCH_PETS: String(pets) },
+      stdio: ['ignore', devNull, 'inherit'],
+    },
+  )
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 120_000
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`${url}${entry === JSON_SERVER ? '/pets/1' : '/v1/pets?limit=1'}`, { headers: { authorization: `Bearer ${KEY}` } })
+      const response = await fetch(`${url}${entry === JSON_SERVER ? '/pets/1' : '/v1/pets?limit=1'}`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      })
       if (response.ok) return { url, child }
     } catch {
       // not listening yet
@@ -107,7 +126,19 @@ const toMs = (value: string, unit: string): number => Number(value) * (unit === 
 const wrk = (url: string, scenario: Scenario, pets: number): Measure => {
   const output = execFileSync(
     'taskset',
-    ['-c', LOAD_CORE, 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', `Authorization: Bearer ${KEY}`, ...(scenario.method === 'POST' ? ['-s', POST_SCRIPT] : []), `${url}${scenario.path(pets)}`],
+    [
+      '-c',
+      LOAD_CORE,
+      'wrk',
+      '-t1',
+      `-c${CONNECTIONS}`,
+      `-d${SECONDS}s`,
+      '--latency',
+      '-H',
+      `Authorization: Bearer ${KEY}`,
+      ...(scenario.method === 'POST' ? ['-s', POST_SCRIPT] : []),
+      `${url}${scenario.path(pets)}`,
+    ],
     { encoding: 'utf8' },
   )
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? '0')
@@ -167,7 +198,9 @@ const againstJsonServer = async (pets: number): Promise<void> => {
       }
       const serviceRps = median(serviceRuns)
       const jsonServerRps = median(jsonServerRuns)
-      console.log(`${scenario.name.padEnd(20)} ${format(serviceRps)}   ${format(jsonServerRps)}        ${format(serviceRps / jsonServerRps, 1)}x`)
+      console.log(
+        `${scenario.name.padEnd(20)} ${format(serviceRps)}   ${format(jsonServerRps)}        ${format(serviceRps / jsonServerRps, 1)}x`,
+      )
     }
   } finally {
     await stopServer(service)
@@ -210,7 +243,9 @@ const main = async (): Promise<void> => {
       process.exit(1)
     }
   }
-  console.log(`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; servers on core ${SERVER_CORE}, wrk on core ${LOAD_CORE}`)
+  console.log(
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; servers on core ${SERVER_CORE}, wrk on core ${LOAD_CORE}`,
+  )
   await compare(1000)
   if (process.env.BENCH_JSON_SERVER !== 'off') await againstJsonServer(1000)
   await scaling()

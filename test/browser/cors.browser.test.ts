@@ -30,7 +30,9 @@ withChromium(
   NAME,
   (executablePath) => {
     CrossOrigin.before(async (context) => {
-      context.page = createServer((_, response) => response.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(context.api.baseUrl)))
+      context.page = createServer((_, response) =>
+        response.writeHead(200, { 'content-type': 'text/html' }).end(pageHtml(context.api.baseUrl)),
+      )
       await new Promise<void>((resolve) => context.page.listen(0, '127.0.0.1', resolve))
       const address = context.page.address()
       context.pageOrigin = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`
@@ -43,18 +45,28 @@ withChromium(
       await new Promise((resolve) => context.page.close(resolve))
     })
 
-    CrossOrigin('a page on another origin reads pets and the Link header with fetch and a bearer key', async ({ api, browser, pageOrigin }) => {
-      await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Cross' }) })
-      await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Origin' }) })
-      const page = await browser.newPage()
-      await page.goto(pageOrigin)
-      await page.locator('#out', { hasNotText: 'waiting' }).waitFor({ timeout: 15_000 })
-      const seen = JSON.parse((await page.locator('#out').textContent()) ?? '{}') as { status: number; link: string; pets: Array<{ name: string }> }
-      assert.is(seen.status, 200)
-      assert.match(seen.link, /^<\/v1\/pets\?limit=1&after=[^>]+>; rel="next"$/)
-      assert.equal(seen.pets.map((pet) => pet.name), ['Cross'])
-      await page.close()
-    })
+    CrossOrigin(
+      'a page on another origin reads pets and the Link header with fetch and a bearer key',
+      async ({ api, browser, pageOrigin }) => {
+        await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Cross' }) })
+        await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Origin' }) })
+        const page = await browser.newPage()
+        await page.goto(pageOrigin)
+        await page.locator('#out', { hasNotText: 'waiting' }).waitFor({ timeout: 15_000 })
+        const seen = JSON.parse((await page.locator('#out').textContent()) ?? '{}') as {
+          status: number
+          link: string
+          pets: Array<{ name: string }>
+        }
+        assert.is(seen.status, 200)
+        assert.match(seen.link, /^<\/v1\/pets\?limit=1&after=[^>]+>; rel="next"$/)
+        assert.equal(
+          seen.pets.map((pet) => pet.name),
+          ['Cross'],
+        )
+        await page.close()
+      },
+    )
   },
   (message) => {
     CrossOrigin('Chromium is available (required when CI=true)', () => {

@@ -47,18 +47,24 @@ withChromium(
       assert.equal(errors, [])
     })
 
-    DocsInBrowser('shows the pet operations on the first screen at 1280×900, the rules every answer follows below them', async ({ api, page }) => {
-      await page.setViewportSize({ width: 1280, height: 900 })
-      await page.goto(`${api.baseUrl}/docs`)
-      await page.locator('#operations-pets-getPet').waitFor({ timeout: 15_000 })
-      for (const operation of ['listPets', 'createPet', 'getPet']) {
-        const row = await page.locator(`#operations-pets-${operation}`).boundingBox()
-        assert.ok(row !== null && row.y >= 0 && row.y + row.height <= 900, `${operation} row at ${JSON.stringify(row)}`)
-      }
-      const lastPetOperation = await page.locator('#operations-pets-getPet').boundingBox()
-      const rules = await page.locator('#operations-tag-contract').boundingBox()
-      assert.ok(lastPetOperation !== null && rules !== null && rules.y > lastPetOperation.y, 'the contract section follows the pet operations')
-    })
+    DocsInBrowser(
+      'shows the pet operations on the first screen at 1280×900, the rules every answer follows below them',
+      async ({ api, page }) => {
+        await page.setViewportSize({ width: 1280, height: 900 })
+        await page.goto(`${api.baseUrl}/docs`)
+        await page.locator('#operations-pets-getPet').waitFor({ timeout: 15_000 })
+        for (const operation of ['listPets', 'createPet', 'getPet']) {
+          const row = await page.locator(`#operations-pets-${operation}`).boundingBox()
+          assert.ok(row !== null && row.y >= 0 && row.y + row.height <= 900, `${operation} row at ${JSON.stringify(row)}`)
+        }
+        const lastPetOperation = await page.locator('#operations-pets-getPet').boundingBox()
+        const rules = await page.locator('#operations-tag-contract').boundingBox()
+        assert.ok(
+          lastPetOperation !== null && rules !== null && rules.y > lastPetOperation.y,
+          'the contract section follows the pet operations',
+        )
+      },
+    )
 
     DocsInBrowser('answers a request made from the page with a key', async ({ api, page }) => {
       await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Seen-From-The-Browser' }) })

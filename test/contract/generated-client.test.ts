@@ -16,7 +16,8 @@ const nameOf = (name: ts.PropertyName): string => (ts.isStringLiteral(name) || t
 
 /** The members of an interface or type literal, by name, with their types. */
 const membersOf = (node: ts.Node | undefined): Map<string, ts.TypeNode | undefined> => {
-  const members: readonly ts.TypeElement[] = node !== undefined && (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) ? node.members : []
+  const members: readonly ts.TypeElement[] =
+    node !== undefined && (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) ? node.members : []
   return new Map(members.filter(ts.isPropertySignature).map((member) => [nameOf(member.name), member.type]))
 }
 
@@ -26,7 +27,9 @@ const exportedInterface = (file: ts.SourceFile, name: string): ts.InterfaceDecla
 /** `METHOD path` for every method a generated client can call: each one of `paths` whose type is not `never`. */
 const callable = (file: ts.SourceFile): string[] =>
   [...membersOf(exportedInterface(file, 'paths'))].flatMap(([path, item]) =>
-    [...membersOf(item)].filter(([method, type]) => METHODS.includes(method) && type?.kind !== ts.SyntaxKind.NeverKeyword).map(([method]) => `${method.toUpperCase()} ${path}`),
+    [...membersOf(item)]
+      .filter(([method, type]) => METHODS.includes(method) && type?.kind !== ts.SyntaxKind.NeverKeyword)
+      .map(([method]) => `${method.toUpperCase()} ${path}`),
   )
 
 const operationNames = (file: ts.SourceFile): string[] => [...membersOf(exportedInterface(file, 'operations')).keys()]

@@ -24,7 +24,12 @@ const documentAccepts = (value: string): boolean =>
 /** What the service decides, through the code createPet runs: the header's key, then the use case's check. */
 const serviceAccepts = async (value: string): Promise<boolean> => {
   const { createPetIdempotently } = petUseCases({ pets: memoryPetRepository(), idempotency: memoryIdempotencyStore() })
-  const result = await createPetIdempotently({ client: 'client', key: idempotencyKeyOf(value), fingerprint: 'f', body: { name: 'Rex', categoryId: 1 } })()
+  const result = await createPetIdempotently({
+    client: 'client',
+    key: idempotencyKeyOf(value),
+    fingerprint: 'f',
+    body: { name: 'Rex', categoryId: 1 },
+  })()
   return !(E.isLeft(result) && result.left._tag === 'InvalidParameter')
 }
 
@@ -37,7 +42,10 @@ const keyCharacter = fc.oneof(
 /** Short keys and keys around the limit of 255 (254 to 258 with the quotes). */
 const keyLength = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 252, max: 258 }))
 const text = keyLength.chain((length) => fc.string({ unit: keyCharacter, minLength: length, maxLength: length }))
-const headerValue = fc.oneof(text, text.map((inside) => `"${inside}"`))
+const headerValue = fc.oneof(
+  text,
+  text.map((inside) => `"${inside}"`),
+)
 
 const KeySchema = suite('The Idempotency-Key schema')
 

@@ -135,7 +135,9 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     const fixture = context.fixture
     if (fixture === undefined) throw new Error('no store opened')
     const stores = [fixture.store, await fixture.sibling(), await fixture.sibling()]
-    const claims = await Promise.all(Array.from({ length: 30 }, (_, index) => run((stores[index % 3] ?? fixture.store).claim('client:race', 'f1'))))
+    const claims = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => run((stores[index % 3] ?? fixture.store).claim('client:race', 'f1'))),
+    )
     assert.is(claims.filter((claim) => claim.kind === 'claimed').length, 1)
     assert.ok(claims.every((claim) => claim.kind === 'claimed' || claim.kind === 'in_progress'))
   })

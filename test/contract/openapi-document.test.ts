@@ -35,7 +35,11 @@ const CONFIGURATIONS: ReadonlyArray<{ readonly name: string; readonly features: 
   { name: 'default', features: { sandboxes: false, faults: false }, options: {} },
   { name: 'sandboxes', features: { sandboxes: true, faults: false }, options: { sandboxes: perKeySandboxes(memoryStore().sandboxes) } },
   { name: 'faults', features: { sandboxes: false, faults: true }, options: { faults: true } },
-  { name: 'sandboxes and faults', features: { sandboxes: true, faults: true }, options: { sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true } },
+  {
+    name: 'sandboxes and faults',
+    features: { sandboxes: true, faults: true },
+    options: { sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true },
+  },
 ]
 
 const served = (features: ServedFeatures): Document => servedOpenApiDocument(loadOpenApiDocument(), features) as unknown as Document
@@ -43,15 +47,26 @@ const served = (features: ServedFeatures): Document => servedOpenApiDocument(loa
 /** `METHOD path operationId` of every operation. */
 const operationsOf = (document: Document): string[] =>
   Object.entries(document.paths).flatMap(([path, item]) =>
-    METHODS.filter((method) => typeof item[method] === 'object').map((method) => `${method.toUpperCase()} ${path} ${(item[method] as Operation).operationId ?? '?'}`),
+    METHODS.filter((method) => typeof item[method] === 'object').map(
+      (method) => `${method.toUpperCase()} ${path} ${(item[method] as Operation).operationId ?? '?'}`,
+    ),
   )
 
 const petOperations = (document: Document): Operation[] =>
-  Object.values(document.paths).flatMap((item) => Object.values(item).filter((operation): operation is Operation => typeof operation === 'object' && PET_OPERATIONS.includes(operation.operationId ?? '')))
+  Object.values(document.paths).flatMap((item) =>
+    Object.values(item).filter(
+      (operation): operation is Operation => typeof operation === 'object' && PET_OPERATIONS.includes(operation.operationId ?? ''),
+    ),
+  )
 
 /** The header names a response declares, following its `$ref`. */
-const responseHeaders = (document: Document, response: { readonly $ref?: string; readonly headers?: Record<string, unknown> }): Record<string, unknown> =>
-  response.$ref === undefined ? (response.headers ?? {}) : (document.components.responses?.[response.$ref.split('/').at(-1) ?? '']?.headers ?? {})
+const responseHeaders = (
+  document: Document,
+  response: { readonly $ref?: string; readonly headers?: Record<string, unknown> },
+): Record<string, unknown> =>
+  response.$ref === undefined
+    ? (response.headers ?? {})
+    : (document.components.responses?.[response.$ref.split('/').at(-1) ?? '']?.headers ?? {})
 
 const keysOf = (value: unknown): string[] => {
   if (Array.isArray(value)) return value.flatMap(keysOf)
@@ -63,7 +78,12 @@ const Derivation = suite('servedOpenApiDocument: the contract each configuration
 
 Derivation('by default, only listPets, createPet, getPet and the document itself, with no trace of the optional features', () => {
   const document = served({ sandboxes: false, faults: false })
-  assert.equal(operationsOf(document), ['GET /pets listPets', 'POST /pets createPet', 'GET /pets/{petId} getPet', 'GET /openapi.json getOpenApiDocument'])
+  assert.equal(operationsOf(document), [
+    'GET /pets listPets',
+    'POST /pets createPet',
+    'GET /pets/{petId} getPet',
+    'GET /openapi.json getOpenApiDocument',
+  ])
   assert.equal(
     document.tags.map((tag) => tag.name),
     ['pets', 'contract'],
@@ -84,11 +104,15 @@ Derivation('with faults, every pet operation takes Prefer and may answer Prefere
   const document = served({ sandboxes: false, faults: true })
   assert.is(operationsOf(document).length, 4)
   for (const operation of petOperations(document)) {
-    assert.ok(operation.parameters?.some((parameter) => parameter.$ref === PREFER), operation.operationId)
+    assert.ok(
+      operation.parameters?.some((parameter) => parameter.$ref === PREFER),
+      operation.operationId,
+    )
     for (const status of ['429', '500', '503']) assert.ok(operation.responses?.[status] !== undefined, `${operation.operationId} ${status}`)
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
       // Authentication comes first: a 401 never applied a preference.
-      const declared = (responseHeaders(document, response)['Preference-Applied'] as { $ref?: string } | undefined)?.$ref === PREFERENCE_APPLIED
+      const declared =
+        (responseHeaders(document, response)['Preference-Applied'] as { $ref?: string } | undefined)?.$ref === PREFERENCE_APPLIED
       assert.is(declared, status !== '401', `${operation.operationId} ${status}`)
     }
   }
@@ -102,20 +126,27 @@ Derivation('with both, both', () => {
   assert.ok(petOperations(document).every((operation) => operation.parameters?.some((parameter) => parameter.$ref === PREFER)))
 })
 
-Derivation('every configuration serves a valid OpenAPI 3.1 document, every reference resolving and every component used, with no x-petstore- extension', async () => {
-  const { Validator } = (await import('@seriousme/openapi-schema-validator')) as ValidatorModule
-  for (const { name, features } of CONFIGURATIONS) {
-    const document = served(features)
-    const result = await new Validator().validate(document)
-    assert.ok(result.valid, `${name}: ${JSON.stringify(result.errors, null, 2)}`)
-    assert.not.ok(keysOf(document).some((key) => key.startsWith('x-petstore-')), name)
-    const text = JSON.stringify(document)
-    for (const [kind, components] of Object.entries(document.components)) {
-      if (kind === 'securitySchemes') continue
-      for (const component of Object.keys(components)) assert.ok(text.includes(`"#/components/${kind}/${component}"`), `${name}: ${kind}/${component} is not used`)
+Derivation(
+  'every configuration serves a valid OpenAPI 3.1 document, every reference resolving and every component used, with no x-petstore- extension',
+  async () => {
+    const { Validator } = (await import('@seriousme/openapi-schema-validator')) as ValidatorModule
+    for (const { name, features } of CONFIGURATIONS) {
+      const document = served(features)
+      const result = await new Validator().validate(document)
+      assert.ok(result.valid, `${name}: ${JSON.stringify(result.errors, null, 2)}`)
+      assert.not.ok(
+        keysOf(document).some((key) => key.startsWith('x-petstore-')),
+        name,
+      )
+      const text = JSON.stringify(document)
+      for (const [kind, components] of Object.entries(document.components)) {
+        if (kind === 'securitySchemes') continue
+        for (const component of Object.keys(components))
+          assert.ok(text.includes(`"#/components/${kind}/${component}"`), `${name}: ${kind}/${component} is not used`)
+      }
     }
-  }
-})
+  },
+)
 
 Derivation('keeps version 1.0.0, /v1 as first server, getPet deprecated and no default response in every configuration', () => {
   for (const { name, features } of CONFIGURATIONS) {

@@ -56,7 +56,10 @@ ListPets('gives the position of the last pet when more pets match, and none othe
 
 ListPets('continues after the given position', async () => {
   const page = await pageOf(await seeded(9), { status: 'available', after: 1, limit: '2' })
-  assert.equal(page.pets.map((pet) => pet.id), [4, 7])
+  assert.equal(
+    page.pets.map((pet) => pet.id),
+    [4, 7],
+  )
 })
 
 ListPets('rejects a limit outside 1 to 100 or not an integer, naming it', async () => {

@@ -26,7 +26,10 @@ NewPetRules('accepts each of the three statuses', () => {
 })
 
 NewPetRules('drops a client-sent id and unknown fields', () => {
-  assert.equal(decodeNewPet({ id: 99, name: 'Rex', categoryId: 1, owner: 'x' }), E.right({ name: 'Rex', categoryId: 1, status: 'available' }))
+  assert.equal(
+    decodeNewPet({ id: 99, name: 'Rex', categoryId: 1, owner: 'x' }),
+    E.right({ name: 'Rex', categoryId: 1, status: 'available' }),
+  )
 })
 
 NewPetRules('keeps the name exactly as sent', () => {
@@ -55,8 +58,16 @@ const rejected: ReadonlyArray<readonly [string, unknown, ReadonlyArray<string>]>
   ['an empty name', { name: '', categoryId: 1 }, ['name: must not be empty']],
   ['a name that is not a string', { name: 42, categoryId: 1 }, ['name: must be a string']],
   ['a null name', { name: null, categoryId: 1 }, ['name: must be a string']],
-  ['a name over the maximum length', { name: 'x'.repeat(MAX_NAME_LENGTH + 1), categoryId: 1 }, [`name: must be at most ${MAX_NAME_LENGTH} characters`]],
-  ['a name with a lone surrogate', { name: 'Rex\ud800', categoryId: 1 }, ['name: must be well-formed Unicode (it contains a lone surrogate)']],
+  [
+    'a name over the maximum length',
+    { name: 'x'.repeat(MAX_NAME_LENGTH + 1), categoryId: 1 },
+    [`name: must be at most ${MAX_NAME_LENGTH} characters`],
+  ],
+  [
+    'a name with a lone surrogate',
+    { name: 'Rex\ud800', categoryId: 1 },
+    ['name: must be well-formed Unicode (it contains a lone surrogate)'],
+  ],
   ['a categoryId given as a string', { name: 'Rex', categoryId: '7' }, ['categoryId: must be an integer']],
   ['a fractional categoryId', { name: 'Rex', categoryId: 1.5 }, ['categoryId: must be an integer']],
   ['a categoryId beyond 2^53 - 1', { name: 'Rex', categoryId: 2 ** 53 }, ['categoryId: must be between -(2^53 - 1) and 2^53 - 1']],

@@ -18,7 +18,15 @@ Auth('When the key is wrong, then 401 with error="invalid_token", and the key is
 })
 
 Auth('When the Authorization header is malformed, then 401 with error="invalid_token"', async ({ api }) => {
-  for (const header of [TEST_KEY, `Basic ${TEST_KEY}`, 'Bearer', 'Bearer ', `Bearer ${TEST_KEY} extra`, `Bearer\t${TEST_KEY}`, `Token ${TEST_KEY}`]) {
+  for (const header of [
+    TEST_KEY,
+    `Basic ${TEST_KEY}`,
+    'Bearer',
+    'Bearer ',
+    `Bearer ${TEST_KEY} extra`,
+    `Bearer\t${TEST_KEY}`,
+    `Token ${TEST_KEY}`,
+  ]) {
     const response = await api.request('GET', '/v1/pets', { key: false, headers: { authorization: header } })
     assertError(response, 401, 'unauthorized')
     assert.is(response.headers.get('www-authenticate'), 'Bearer realm="petstore", error="invalid_token"', header)
@@ -37,13 +45,26 @@ Auth('When any configured key is sent, then it passes', async ({ api }) => {
 })
 
 Auth('Every operation requires authentication, also unknown paths and wrong methods under /v1', async ({ api }) => {
-  for (const [method, path] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1'], ['GET', '/v1/store/orders'], ['DELETE', '/v1/pets/1'], ['GET', '/v1'], ['OPTIONS', '/v1/pets']] as const) {
+  for (const [method, path] of [
+    ['GET', '/v1/pets'],
+    ['POST', '/v1/pets'],
+    ['GET', '/v1/pets/1'],
+    ['GET', '/v1/store/orders'],
+    ['DELETE', '/v1/pets/1'],
+    ['GET', '/v1'],
+    ['OPTIONS', '/v1/pets'],
+  ] as const) {
     assertError(await api.request(method, path, { key: false }), 401, 'unauthorized')
   }
 })
 
 Auth('When the path prefix is written in another case, then no route answers and nothing is served without a key', async ({ api }) => {
-  for (const [method, path] of [['GET', '/V1/pets'], ['POST', '/V1/pets'], ['GET', '/V1/PETS/1'], ['GET', '/v1/PETS']] as const) {
+  for (const [method, path] of [
+    ['GET', '/V1/pets'],
+    ['POST', '/V1/pets'],
+    ['GET', '/V1/PETS/1'],
+    ['GET', '/v1/PETS'],
+  ] as const) {
     const response = await api.request(method, path, { key: false, body: method === 'POST' ? { name: 'Rex', categoryId: 1 } : undefined })
     assert.ok(response.status === 401 || response.status === 404, `${method} ${path}: ${response.status}`)
   }

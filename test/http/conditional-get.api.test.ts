@@ -4,20 +4,23 @@ import { aNewPet } from '../support/pet-builder.js'
 
 const ConditionalGet = apiSuite('Conditional GET: ETag and If-None-Match')
 
-ConditionalGet('getPet carries a strong ETag; If-None-Match with it gives 304 without a body, with the deprecation headers', async ({ api }) => {
-  await api.request('POST', '/v1/pets', { body: aNewPet() })
-  const first = await api.request('GET', '/v1/pets/1')
-  const etag = first.headers.get('etag') ?? ''
-  assert.match(etag, /^"[A-Za-z0-9_-]+"$/)
-  assert.is(first.headers.get('cache-control'), 'private, no-cache')
-  const again = await api.request('GET', '/v1/pets/1', { headers: { 'if-none-match': etag } })
-  assert.is(again.status, 304)
-  assert.is(again.text, '')
-  assert.is(again.headers.get('etag'), etag)
-  assert.is(again.headers.get('deprecation'), '@1795305600')
-  assert.is(again.headers.get('sunset'), 'Thu, 05 Dec 2030 00:00:00 GMT')
-  assert.is(again.headers.get('link'), '</v1/pets>; rel="successor-version"')
-})
+ConditionalGet(
+  'getPet carries a strong ETag; If-None-Match with it gives 304 without a body, with the deprecation headers',
+  async ({ api }) => {
+    await api.request('POST', '/v1/pets', { body: aNewPet() })
+    const first = await api.request('GET', '/v1/pets/1')
+    const etag = first.headers.get('etag') ?? ''
+    assert.match(etag, /^"[A-Za-z0-9_-]+"$/)
+    assert.is(first.headers.get('cache-control'), 'private, no-cache')
+    const again = await api.request('GET', '/v1/pets/1', { headers: { 'if-none-match': etag } })
+    assert.is(again.status, 304)
+    assert.is(again.text, '')
+    assert.is(again.headers.get('etag'), etag)
+    assert.is(again.headers.get('deprecation'), '@1795305600')
+    assert.is(again.headers.get('sunset'), 'Thu, 05 Dec 2030 00:00:00 GMT')
+    assert.is(again.headers.get('link'), '</v1/pets>; rel="successor-version"')
+  },
+)
 
 ConditionalGet('listPets carries an ETag that changes when the page changes, and 304 repeats the Link header', async ({ api }) => {
   for (let index = 0; index < 3; index += 1) await api.request('POST', '/v1/pets', { body: aNewPet() })

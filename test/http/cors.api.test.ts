@@ -21,7 +21,17 @@ Cors('An allowed origin may read every header a client of this API reads', async
   assert.is(response.status, 200)
   assert.is(response.headers.get('access-control-allow-origin'), PAGE_ORIGIN)
   const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim())
-  for (const header of ['Location', 'Link', 'Deprecation', 'Sunset', 'X-Request-Id', 'ETag', 'RateLimit', 'RateLimit-Policy', 'Preference-Applied']) {
+  for (const header of [
+    'Location',
+    'Link',
+    'Deprecation',
+    'Sunset',
+    'X-Request-Id',
+    'ETag',
+    'RateLimit',
+    'RateLimit-Policy',
+    'Preference-Applied',
+  ]) {
     assert.ok(exposed.includes(header), header)
   }
 })

@@ -29,7 +29,10 @@ CreatePet('When the client sends an id or unknown fields, then they are ignored 
 
 CreatePet('When the body lacks name or categoryId, then 400 names the missing field', async ({ api }) => {
   assert.match(assertError(await api.request('POST', '/v1/pets', { body: { categoryId: 1 } }), 400, 'invalid_body'), 'name: is required')
-  assert.match(assertError(await api.request('POST', '/v1/pets', { body: { name: 'Rex' } }), 400, 'invalid_body'), 'categoryId: is required')
+  assert.match(
+    assertError(await api.request('POST', '/v1/pets', { body: { name: 'Rex' } }), 400, 'invalid_body'),
+    'categoryId: is required',
+  )
 })
 
 CreatePet('When a field has an invalid value, then 400 names the field and the reason', async ({ api }) => {
@@ -47,12 +50,18 @@ CreatePet('When a field has an invalid value, then 400 names the field and the r
 })
 
 CreatePet('When categoryId is beyond 2^53, then 400 rather than a silently rounded number', async ({ api }) => {
-  const response = await api.request('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":9007199254740993}', headers: { 'content-type': 'application/json' } })
+  const response = await api.request('POST', '/v1/pets', {
+    body: '{"name":"Rex","categoryId":9007199254740993}',
+    headers: { 'content-type': 'application/json' },
+  })
   assert.match(assertError(response, 400, 'invalid_body'), 'categoryId')
 })
 
 CreatePet('When the name has a lone surrogate, then 400', async ({ api }) => {
-  const response = await api.request('POST', '/v1/pets', { body: '{"name":"Rex\\ud800","categoryId":1}', headers: { 'content-type': 'application/json' } })
+  const response = await api.request('POST', '/v1/pets', {
+    body: '{"name":"Rex\\ud800","categoryId":1}',
+    headers: { 'content-type': 'application/json' },
+  })
   assert.match(assertError(response, 400, 'invalid_body'), 'well-formed Unicode')
 })
 
@@ -94,8 +103,16 @@ CreatePet('When the body is empty but chunked, then 400 invalid_json', async ({ 
 
 CreatePet('When the Content-Encoding is unsupported, then 415; when the compressed body is corrupt, then 400', async ({ api }) => {
   const body = JSON.stringify(aNewPet())
-  assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'compress' } }), 415, 'unsupported_media_type')
-  assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }), 400, 'invalid_json')
+  assertError(
+    await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'compress' } }),
+    415,
+    'unsupported_media_type',
+  )
+  assertError(
+    await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }),
+    400,
+    'invalid_json',
+  )
 })
 
 CreatePet('When the body nests deeper than 64 levels, then 400 invalid_json, with or without an Idempotency-Key', async ({ api }) => {
@@ -104,17 +121,27 @@ CreatePet('When the body nests deeper than 64 levels, then 400 invalid_json, wit
     assert.match(assertError(await api.request('POST', '/v1/pets', { body: deep, headers }), 400, 'invalid_json'), 'deeper than 64 levels')
   }
   const shallow = `{"name":"Rex","categoryId":1,"x":${'['.repeat(63)}${']'.repeat(63)}}`
-  assert.is((await api.request('POST', '/v1/pets', { body: shallow, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-2' } })).status, 201)
+  assert.is(
+    (await api.request('POST', '/v1/pets', { body: shallow, headers: { 'content-type': 'application/json', 'idempotency-key': 'deep-2' } }))
+      .status,
+    201,
+  )
 })
 
 CreatePet('When a brotli body is corrupt, then 400 says it could not be decoded', async ({ api }) => {
-  const response = await api.request('POST', '/v1/pets', { body: 'garbage', headers: { 'content-type': 'application/json', 'content-encoding': 'br' } })
+  const response = await api.request('POST', '/v1/pets', {
+    body: 'garbage',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'br' },
+  })
   assert.match(assertError(response, 400, 'invalid_json'), 'could not be decoded')
 })
 
 CreatePet('When the body is gzip-compressed JSON, then it is accepted', async ({ api }) => {
   const body = gzipSync(JSON.stringify(aNewPet()))
-  assert.is((await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })).status, 201)
+  assert.is(
+    (await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } })).status,
+    201,
+  )
 })
 
 CreatePet('When the body is JSON but not an object, then 400 invalid_body', async ({ api }) => {
@@ -125,7 +152,10 @@ CreatePet('When the body is JSON but not an object, then 400 invalid_body', asyn
 })
 
 CreatePet('When the body carries a __proto__ key, then 400 and nothing is stored', async ({ api }) => {
-  const response = await api.request('POST', '/v1/pets', { body: '{"name":"Rex","categoryId":1,"__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } })
+  const response = await api.request('POST', '/v1/pets', {
+    body: '{"name":"Rex","categoryId":1,"__proto__":{"admin":true}}',
+    headers: { 'content-type': 'application/json' },
+  })
   assertError(response, 400, 'invalid_json')
   assert.equal((await api.request('GET', '/v1/pets')).body, [])
 })
@@ -143,7 +173,11 @@ CreatePet('When application/json carries parameters, then it is accepted; a char
   const body = JSON.stringify(aNewPet())
   assert.is((await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json; charset=utf-8' } })).status, 201)
   assert.is((await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'Application/JSON' } })).status, 201)
-  assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json; charset=iso-8859-1' } }), 415, 'unsupported_media_type')
+  assertError(
+    await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json; charset=iso-8859-1' } }),
+    415,
+    'unsupported_media_type',
+  )
 })
 
 CreatePet('When the body exceeds 1 MiB, then 413 payload_too_large', async ({ api }) => {
@@ -152,16 +186,22 @@ CreatePet('When the body exceeds 1 MiB, then 413 payload_too_large', async ({ ap
 })
 
 CreatePet('When many creates run concurrently, then no pet is lost and no id is shared', async ({ api }) => {
-  const responses = await Promise.all(Array.from({ length: 50 }, (_, index) => api.request('POST', '/v1/pets', { body: aNewPet({ name: `pet ${index}` }) })))
+  const responses = await Promise.all(
+    Array.from({ length: 50 }, (_, index) => api.request('POST', '/v1/pets', { body: aNewPet({ name: `pet ${index}` }) })),
+  )
   const ids = responses.map((response) => (response.body as { id: number }).id)
   assert.is(new Set(ids).size, 50)
   const listed = (await api.request('GET', '/v1/pets?limit=100')).body as ReadonlyArray<{ id: number }>
-  assert.equal(listed.map((pet) => pet.id), [...ids].sort((a, b) => a - b))
+  assert.equal(
+    listed.map((pet) => pet.id),
+    [...ids].sort((a, b) => a - b),
+  )
 })
 
 CreatePet('When pets are created, then ids are positive, increasing and never reused', async ({ api }) => {
   const ids: number[] = []
-  for (let index = 0; index < 3; index += 1) ids.push(((await api.request('POST', '/v1/pets', { body: aNewPet() })).body as { id: number }).id)
+  for (let index = 0; index < 3; index += 1)
+    ids.push(((await api.request('POST', '/v1/pets', { body: aNewPet() })).body as { id: number }).id)
   assert.equal(ids, [1, 2, 3])
 })
 

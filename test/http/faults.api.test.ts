@@ -39,7 +39,11 @@ Off.run()
 const On = apiSuite('PETSTORE_FAULTS=on: Prefer: fault', { faults: true })
 
 On('fault=503 answers 503 service_unavailable with Retry-After on each pet operation', async ({ api }) => {
-  for (const [method, path] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1']] as const) {
+  for (const [method, path] of [
+    ['GET', '/v1/pets'],
+    ['POST', '/v1/pets'],
+    ['GET', '/v1/pets/1'],
+  ] as const) {
     const response = await api.request(method, path, { ...prefer('fault=503'), ...(method === 'POST' ? { body: aNewPet() } : {}) })
     const message = assertError(response, 503, 'service_unavailable')
     assert.match(message, "forced by 'Prefer: fault=503'")
@@ -49,7 +53,11 @@ On('fault=503 answers 503 service_unavailable with Retry-After on each pet opera
 })
 
 On('fault=500 answers 500 internal_error on each pet operation', async ({ api }) => {
-  for (const [method, path] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1']] as const) {
+  for (const [method, path] of [
+    ['GET', '/v1/pets'],
+    ['POST', '/v1/pets'],
+    ['GET', '/v1/pets/1'],
+  ] as const) {
     const response = await api.request(method, path, { ...prefer('fault=500'), ...(method === 'POST' ? { body: aNewPet() } : {}) })
     assert.match(assertError(response, 500, 'internal_error'), "forced by 'Prefer: fault=500'")
     assert.is(response.headers.get('preference-applied'), 'fault=500')
@@ -57,7 +65,11 @@ On('fault=500 answers 500 internal_error on each pet operation', async ({ api })
 })
 
 On('fault=429 answers 429 rate_limited with Retry-After: 1 and a RateLimit saying nothing remains', async ({ api }) => {
-  for (const [method, path] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1']] as const) {
+  for (const [method, path] of [
+    ['GET', '/v1/pets'],
+    ['POST', '/v1/pets'],
+    ['GET', '/v1/pets/1'],
+  ] as const) {
     const response = await api.request(method, path, { ...prefer('fault=429'), ...(method === 'POST' ? { body: aNewPet() } : {}) })
     assert.match(assertError(response, 429, 'rate_limited'), "forced by 'Prefer: fault=429'")
     assert.is(response.headers.get('retry-after'), '1')
@@ -102,12 +114,19 @@ On('A forced failure on createPet creates nothing and claims no Idempotency-Key'
 })
 
 On('A forced failure is answered before the body is read', async ({ api }) => {
-  const response = await api.request('POST', '/v1/pets', { body: '{"name": not json', headers: { 'content-type': 'text/plain', prefer: 'fault=503' } })
+  const response = await api.request('POST', '/v1/pets', {
+    body: '{"name": not json',
+    headers: { 'content-type': 'text/plain', prefer: 'fault=503' },
+  })
   assertError(response, 503, 'service_unavailable')
 })
 
 On('Only the pet operations can be forced', async ({ api }) => {
-  const open = [['/v1/openapi.json', 200], ['/healthz', 200], ['/v1/nowhere', 404]] as const
+  const open = [
+    ['/v1/openapi.json', 200],
+    ['/healthz', 200],
+    ['/v1/nowhere', 404],
+  ] as const
   for (const [path, status] of open) {
     const response = await api.request('GET', path, prefer('fault=503, delay=0'))
     assert.is(response.status, status, path)
@@ -138,7 +157,12 @@ On('Several Prefer headers are read as one list', async ({ api }) => {
   const response = await new Promise<ApiResponse>((resolve, reject) => {
     const url = new URL(`${api.baseUrl}/v1/pets`)
     const pending = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, headers: { authorization: `Bearer ${TEST_KEY}`, prefer: ['delay=1', 'fault=503'] } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        headers: { authorization: `Bearer ${TEST_KEY}`, prefer: ['delay=1', 'fault=503'] },
+      },
       (incoming) => {
         let text = ''
         incoming.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
@@ -258,7 +282,13 @@ Observed('The request log line marks a forced failure as forced, under the route
   }
   const [forced, delayed] = log.lines().filter((line) => line.msg === 'request')
   assert.equal(
-    { route: forced?.route, status: forced?.status, failure: forced?.failure, forced: forced?.forced, preferenceApplied: forced?.preferenceApplied },
+    {
+      route: forced?.route,
+      status: forced?.status,
+      failure: forced?.failure,
+      forced: forced?.forced,
+      preferenceApplied: forced?.preferenceApplied,
+    },
     { route: '/v1/pets', status: 503, failure: 'ForcedFailure', forced: true, preferenceApplied: 'fault=503' },
   )
   assert.equal(

@@ -17,7 +17,9 @@ Health('/readyz answers 200 without a key when the store is ready; the memory st
 
 Health.run()
 
-const Draining = apiSuite('GET /readyz while shutting down', { health: { ready: () => async () => ({ _tag: 'Right', right: undefined }), draining: () => true } })
+const Draining = apiSuite('GET /readyz while shutting down', {
+  health: { ready: () => async () => ({ _tag: 'Right', right: undefined }), draining: () => true },
+})
 
 Draining('/readyz answers 503 as soon as shutdown begins, so a load balancer stops sending', async ({ api }) => {
   const response = await api.request('GET', '/readyz', { key: false })

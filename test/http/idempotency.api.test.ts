@@ -5,16 +5,19 @@ import { OTHER_KEY } from '../support/start-api.js'
 
 const Idempotency = apiSuite('POST /v1/pets with Idempotency-Key')
 
-Idempotency('When a create is retried with the same key and body, then the original 201, pet and Location come back and one pet is stored', async ({ api }) => {
-  const headers = { 'idempotency-key': 'retry-0001' }
-  const first = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Once' }), headers })
-  const retry = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Once' }), headers })
-  assert.is(first.status, 201)
-  assert.is(retry.status, 201)
-  assert.equal(retry.body, first.body)
-  assert.is(retry.headers.get('location'), first.headers.get('location'))
-  assert.is(((await api.request('GET', '/v1/pets')).body as unknown[]).length, 1)
-})
+Idempotency(
+  'When a create is retried with the same key and body, then the original 201, pet and Location come back and one pet is stored',
+  async ({ api }) => {
+    const headers = { 'idempotency-key': 'retry-0001' }
+    const first = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Once' }), headers })
+    const retry = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Once' }), headers })
+    assert.is(first.status, 201)
+    assert.is(retry.status, 201)
+    assert.equal(retry.body, first.body)
+    assert.is(retry.headers.get('location'), first.headers.get('location'))
+    assert.is(((await api.request('GET', '/v1/pets')).body as unknown[]).length, 1)
+  },
+)
 
 Idempotency('When the retried body differs only in key order and whitespace, then it counts as the same body', async ({ api }) => {
   const headers = { 'idempotency-key': 'retry-0002', 'content-type': 'application/json' }
@@ -31,7 +34,7 @@ Idempotency('When the same key comes with a different body, then 422 idempotency
   assert.is(((await api.request('GET', '/v1/pets')).body as unknown[]).length, 1)
 })
 
-Idempotency('When another client sends the same key, then it gets its own pet, never the first client\'s answer', async ({ api }) => {
+Idempotency("When another client sends the same key, then it gets its own pet, never the first client's answer", async ({ api }) => {
   const headers = { 'idempotency-key': 'shared-key' }
   const mine = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Mine' }), headers })
   const theirs = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Theirs' }), headers, key: OTHER_KEY })
@@ -43,14 +46,21 @@ Idempotency('When another client sends the same key, then it gets its own pet, n
 Idempotency('When concurrent requests race on one key, then one pet is created and the others get its answer or 409', async ({ api }) => {
   const headers = { 'idempotency-key': 'race-0001' }
   const responses = await Promise.all(Array.from({ length: 10 }, () => api.request('POST', '/v1/pets', { body: aNewPet(), headers })))
-  assert.ok(responses.every((response) => response.status === 201 || response.status === 409), responses.map((response) => response.status).join())
+  assert.ok(
+    responses.every((response) => response.status === 201 || response.status === 409),
+    responses.map((response) => response.status).join(),
+  )
   for (const response of responses.filter((r) => r.status === 409)) assertError(response, 409, 'idempotency_key_in_use')
   assert.is(((await api.request('GET', '/v1/pets')).body as unknown[]).length, 1)
 })
 
 Idempotency('When the key is empty or too long, then 400 naming Idempotency-Key', async ({ api }) => {
   for (const key of ['', 'x'.repeat(256), 'has space']) {
-    const message = assertError(await api.request('POST', '/v1/pets', { body: aNewPet(), headers: { 'idempotency-key': key } }), 400, 'invalid_parameter')
+    const message = assertError(
+      await api.request('POST', '/v1/pets', { body: aNewPet(), headers: { 'idempotency-key': key } }),
+      400,
+      'invalid_parameter',
+    )
     assert.match(message, 'Idempotency-Key')
   }
 })

@@ -65,7 +65,10 @@ ListPets('When status is given, then every returned animal has that status', asy
 
 ListPets('When pets are listed, then they come in ascending id order', async ({ api }) => {
   await createPets(api, 6)
-  assert.equal(((await api.request('GET', '/v1/pets')).body as PetBody[]).map((pet) => pet.id), [1, 2, 3, 4, 5, 6])
+  assert.equal(
+    ((await api.request('GET', '/v1/pets')).body as PetBody[]).map((pet) => pet.id),
+    [1, 2, 3, 4, 5, 6],
+  )
 })
 
 ListPets('When limit is out of range, not an integer, empty or repeated, then 400 names limit', async ({ api }) => {
@@ -81,7 +84,11 @@ ListPets('When status is not one of the enumeration, empty or repeated, then 400
 })
 
 ListPets('When an unknown or operator-shaped parameter is given, then 400 names it', async ({ api }) => {
-  for (const [query, name] of [['offset=20', 'offset'], ['page=2', 'page'], ['status[$ne]=sold', 'status[$ne]']]) {
+  for (const [query, name] of [
+    ['offset=20', 'offset'],
+    ['page=2', 'page'],
+    ['status[$ne]=sold', 'status[$ne]'],
+  ]) {
     assert.match(assertError(await api.request('GET', `/v1/pets?${query}`), 400, 'invalid_parameter'), `${name}: is not a parameter`, query)
   }
 })
@@ -103,26 +110,44 @@ ListPets('When more pets match than the limit, then a Link rel=next keeps limit 
 ListPets('When next links are walked, then every pet is seen exactly once in id order', async ({ api }) => {
   await createPets(api, 250)
   const seen = await walk(api, '/v1/pets?limit=7')
-  assert.equal(seen.map((pet) => pet.id), Array.from({ length: 250 }, (_, index) => index + 1))
+  assert.equal(
+    seen.map((pet) => pet.id),
+    Array.from({ length: 250 }, (_, index) => index + 1),
+  )
 })
 
-ListPets('When next links are walked with a status filter while pets are created, then each pet that existed is seen exactly once', async ({ api }) => {
-  await createPets(api, 300)
-  const existing = Array.from({ length: 300 }, (_, index) => index + 1).filter((id) => (id - 1) % 3 === 1)
-  const seen = await walk(api, '/v1/pets?limit=9&status=pending', () => createPets(api, 2, () => 'pending'))
-  const ids = seen.map((pet) => pet.id)
-  assert.is(new Set(ids).size, ids.length, 'no pet twice')
-  assert.equal(ids, [...ids].sort((a, b) => a - b), 'in id order')
-  assert.ok(seen.every((pet) => pet.status === 'pending'))
-  assert.equal(ids.filter((id) => id <= 300), existing)
-})
+ListPets(
+  'When next links are walked with a status filter while pets are created, then each pet that existed is seen exactly once',
+  async ({ api }) => {
+    await createPets(api, 300)
+    const existing = Array.from({ length: 300 }, (_, index) => index + 1).filter((id) => (id - 1) % 3 === 1)
+    const seen = await walk(api, '/v1/pets?limit=9&status=pending', () => createPets(api, 2, () => 'pending'))
+    const ids = seen.map((pet) => pet.id)
+    assert.is(new Set(ids).size, ids.length, 'no pet twice')
+    assert.equal(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'in id order',
+    )
+    assert.ok(seen.every((pet) => pet.status === 'pending'))
+    assert.equal(
+      ids.filter((id) => id <= 300),
+      existing,
+    )
+  },
+)
 
 ListPets('When the cursor is malformed or tampered, then 400 names after', async ({ api }) => {
   await createPets(api, 3)
-  const cursor = new URL(nextLink((await api.request('GET', '/v1/pets?limit=1')).headers.get('link')) ?? '', 'http://x').searchParams.get('after') ?? ''
+  const cursor =
+    new URL(nextLink((await api.request('GET', '/v1/pets?limit=1')).headers.get('link')) ?? '', 'http://x').searchParams.get('after') ?? ''
   const tampered = `2${cursor.slice(1)}`
   for (const after of ['garbage', '', tampered, `${cursor}A`]) {
-    assert.match(assertError(await api.request('GET', `/v1/pets?after=${encodeURIComponent(after)}`), 400, 'invalid_parameter'), /^after: /, after)
+    assert.match(
+      assertError(await api.request('GET', `/v1/pets?after=${encodeURIComponent(after)}`), 400, 'invalid_parameter'),
+      /^after: /,
+      after,
+    )
   }
 })
 

@@ -4,19 +4,22 @@ import { OTHER_KEY } from '../support/start-api.js'
 
 const RateLimited = apiSuite('Rate limits (PETSTORE_RATE_LIMIT=3)', { rateLimit: 3 })
 
-RateLimited('Every response subject to the limit carries RateLimit-Policy and RateLimit; over the limit, 429 rate_limited with Retry-After', async ({ api }) => {
-  for (let used = 1; used <= 3; used += 1) {
-    const response = await api.request('GET', '/v1/pets')
-    assert.is(response.status, 200)
-    assert.is(response.headers.get('ratelimit-policy'), '"default";q=3;w=60')
-    assert.match(response.headers.get('ratelimit') ?? '', new RegExp(`^"default";r=${3 - used};t=\\d+$`))
-  }
-  const limited = await api.request('GET', '/v1/pets')
-  assertError(limited, 429, 'rate_limited')
-  const retryAfter = Number(limited.headers.get('retry-after'))
-  assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter))
-  assert.match(limited.headers.get('ratelimit') ?? '', /^"default";r=0;t=\d+$/)
-})
+RateLimited(
+  'Every response subject to the limit carries RateLimit-Policy and RateLimit; over the limit, 429 rate_limited with Retry-After',
+  async ({ api }) => {
+    for (let used = 1; used <= 3; used += 1) {
+      const response = await api.request('GET', '/v1/pets')
+      assert.is(response.status, 200)
+      assert.is(response.headers.get('ratelimit-policy'), '"default";q=3;w=60')
+      assert.match(response.headers.get('ratelimit') ?? '', new RegExp(`^"default";r=${3 - used};t=\\d+$`))
+    }
+    const limited = await api.request('GET', '/v1/pets')
+    assertError(limited, 429, 'rate_limited')
+    const retryAfter = Number(limited.headers.get('retry-after'))
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter))
+    assert.match(limited.headers.get('ratelimit') ?? '', /^"default";r=0;t=\d+$/)
+  },
+)
 
 RateLimited('Limits are per API key: one client over its limit does not stop another', async ({ api }) => {
   for (let used = 0; used < 4; used += 1) await api.request('GET', '/v1/pets')

@@ -20,7 +20,14 @@ RequestLog('writes one JSON line per request with method, route, status, duratio
     const line = lines[0] ?? {}
     assert.equal(
       { requestId: line.requestId, method: line.method, route: line.route, status: line.status, keyId: line.keyId, failure: line.failure },
-      { requestId: 'trace-abc-123', method: 'GET', route: '/v1/pets/:petId', status: 404, keyId: keyIdOf(TEST_KEY), failure: 'PetNotFound' },
+      {
+        requestId: 'trace-abc-123',
+        method: 'GET',
+        route: '/v1/pets/:petId',
+        status: 404,
+        keyId: keyIdOf(TEST_KEY),
+        failure: 'PetNotFound',
+      },
     )
     assert.type(line.durationMs, 'number')
   } finally {
@@ -33,7 +40,10 @@ RequestLog('generates a request id when the incoming one is missing or not sane,
   try {
     const ids = new Set<string>()
     for (const incoming of [undefined, '', 'has spaces', 'x'.repeat(200)]) {
-      const response = await api.request('GET', '/nowhere', { key: false, ...(incoming === undefined ? {} : { headers: { 'x-request-id': incoming } }) })
+      const response = await api.request('GET', '/nowhere', {
+        key: false,
+        ...(incoming === undefined ? {} : { headers: { 'x-request-id': incoming } }),
+      })
       const id = response.headers.get('x-request-id') ?? ''
       assert.match(id, /^[0-9a-f-]{36}$/)
       ids.add(id)
@@ -62,14 +72,20 @@ RequestLog('never logs a key or the Authorization header, at the most verbose le
   }
   const lines = log.lines()
   assert.ok(lines.filter((line) => line.msg === 'request').length >= 6, 'request lines were captured')
-  assert.ok(lines.some((line) => line.level === 50), 'the 500 was logged as an error')
+  assert.ok(
+    lines.some((line) => line.level === 50),
+    'the 500 was logged as an error',
+  )
   for (const key of sentKeys) assert.not.match(log.raw(), key)
   assert.not.match(log.raw().toLowerCase(), 'authorization')
 })
 
 RequestLog('logs why the store was unavailable, which the client is not told', async () => {
   const log = capturedLogger()
-  const down = { ...memoryPetRepository(), list: () => async () => E.left({ _tag: 'StoreUnavailable', detail: 'connection refused' } as const) }
+  const down = {
+    ...memoryPetRepository(),
+    list: () => async () => E.left({ _tag: 'StoreUnavailable', detail: 'connection refused' } as const),
+  }
   const api = await startApi({ logger: log.logger, pets: down })
   try {
     const response = await api.request('GET', '/v1/pets')

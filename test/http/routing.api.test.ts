@@ -44,7 +44,12 @@ Routing('When HEAD is sent to the list, then it answers like GET without a body'
 })
 
 Routing('Every response carries nosniff and no X-Powered-By', async ({ api }) => {
-  for (const [method, path, key] of [['GET', '/v1/pets', undefined], ['GET', '/v1/pets', false], ['GET', '/nowhere', false], ['DELETE', '/v1/pets', undefined]] as const) {
+  for (const [method, path, key] of [
+    ['GET', '/v1/pets', undefined],
+    ['GET', '/v1/pets', false],
+    ['GET', '/nowhere', false],
+    ['DELETE', '/v1/pets', undefined],
+  ] as const) {
     const response = await api.request(method, path, key === false ? { key } : {})
     assert.is(response.headers.get('x-content-type-options'), 'nosniff')
     assert.is(response.headers.get('x-powered-by'), null)

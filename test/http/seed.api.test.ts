@@ -19,7 +19,10 @@ const Demo = apiSuite('PETSTORE_SEED=demo', () => ({ pets: memoryPetRepository(d
 Demo('The demo seed shows paging, every status and names beyond ASCII without creating anything', async ({ api }) => {
   const first = await api.request('GET', '/v1/pets')
   const pets = first.body as ReadonlyArray<{ id: number; name: string }>
-  assert.equal(pets.map((pet) => pet.id), Array.from({ length: 20 }, (_, index) => index + 1))
+  assert.equal(
+    pets.map((pet) => pet.id),
+    Array.from({ length: 20 }, (_, index) => index + 1),
+  )
   assert.match(first.headers.get('link') ?? '', /rel="next"$/)
   for (const status of ['available', 'pending', 'sold']) {
     const filtered = (await api.request('GET', `/v1/pets?status=${status}&limit=100`)).body as ReadonlyArray<{ status: string }>
@@ -39,7 +42,7 @@ Identical('The same seed on two fresh instances gives byte-identical list bodies
     const walks = await Promise.all(
       instances.map(async (api) => {
         const pages: string[] = []
-        for (let path: string | undefined = '/v1/pets?limit=7'; path !== undefined; ) {
+        for (let path: string | undefined = '/v1/pets?limit=7'; path !== undefined;) {
           const page = await api.request('GET', path)
           const link = page.headers.get('link')
           pages.push(`${page.text}\n${link ?? ''}`)

@@ -58,7 +58,11 @@ Main('When PETSTORE_STORE=mongodb and the database is down, then it starts, answ
 })
 
 Main('When MONGODB_URI carries an option the driver refuses, then it stops naming MONGODB_URI, without a stack trace', async () => {
-  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://127.0.0.1:1/petstore?tls=maybe' })
+  const service = spawnService({
+    PETSTORE_API_KEYS: TEST_KEY,
+    PETSTORE_STORE: 'mongodb',
+    MONGODB_URI: 'mongodb://127.0.0.1:1/petstore?tls=maybe',
+  })
   assert.is(await service.exited, 1)
   assert.match(service.stderr(), 'MONGODB_URI is invalid')
   assert.not.match(service.stderr(), /\n\s+at /)
@@ -86,7 +90,13 @@ Main('When SIGTERM arrives during a request, then that request is answered and t
   const body = JSON.stringify({ name: 'Rex', categoryId: 1 })
   const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
     const pending = request(
-      { host: url.hostname, port: url.port, method: 'POST', path: '/v1/pets', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-length': body.length } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: '/v1/pets',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-length': body.length },
+      },
       (response) => {
         let text = ''
         response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
@@ -107,25 +117,34 @@ Main('When SIGTERM arrives during a request, then that request is answered and t
   assert.is(await service.exited, 0)
 })
 
-Main('When SIGTERM arrives during a delayed request (PETSTORE_FAULTS=on), then it is answered at once, without the delay, and the process exits 0', async () => {
-  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_FAULTS: 'on' })
-  const url = await waitForUrl(service)
-  assert.match(service.stdout(), 'PETSTORE_FAULTS=on')
-  const pending = send(url, 'GET', '/v1/pets', { headers: { prefer: 'delay=10000' } })
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  service.child.kill('SIGTERM')
-  const response = await pending
-  assert.is(response.status, 200)
-  // Had it waited the whole 10 s, the delay would be listed as applied.
-  assert.is(response.headers.get('preference-applied'), null)
-  assert.is(await service.exited, 0)
-})
+Main(
+  'When SIGTERM arrives during a delayed request (PETSTORE_FAULTS=on), then it is answered at once, without the delay, and the process exits 0',
+  async () => {
+    const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_FAULTS: 'on' })
+    const url = await waitForUrl(service)
+    assert.match(service.stdout(), 'PETSTORE_FAULTS=on')
+    const pending = send(url, 'GET', '/v1/pets', { headers: { prefer: 'delay=10000' } })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    service.child.kill('SIGTERM')
+    const response = await pending
+    assert.is(response.status, 200)
+    // Had it waited the whole 10 s, the delay would be listed as applied.
+    assert.is(response.headers.get('preference-applied'), null)
+    assert.is(await service.exited, 0)
+  },
+)
 
 Main('When a second signal arrives during shutdown, then it stops at once', async () => {
   const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
   const url = new URL(await waitForUrl(service))
   // A request that never finishes would hold a graceful shutdown for its whole deadline.
-  const held = request({ host: url.hostname, port: url.port, method: 'POST', path: '/v1/pets', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-length': 100 } })
+  const held = request({
+    host: url.hostname,
+    port: url.port,
+    method: 'POST',
+    path: '/v1/pets',
+    headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-length': 100 },
+  })
   held.on('error', () => undefined)
   held.write('{"na')
   await new Promise((resolve) => setTimeout(resolve, 200))
@@ -151,7 +170,13 @@ Main('When PETSTORE_SEED=demo, then the start-up log says the store was seeded, 
 
 Main('When a seed entry is refused, then it stops naming PETSTORE_SEED[index].field, with every other bad setting', async () => {
   const file = join(tmpdir(), `petstore-seed-${process.pid}.json`)
-  writeFileSync(file, JSON.stringify([{ name: 'Rex', categoryId: 1 }, { name: 7, categoryId: 1 }]))
+  writeFileSync(
+    file,
+    JSON.stringify([
+      { name: 'Rex', categoryId: 1 },
+      { name: 7, categoryId: 1 },
+    ]),
+  )
   const service = spawnService({ PETSTORE_SEED: file, PORT: 'abc' })
   assert.is(await service.exited, 1)
   assert.match(service.stderr(), 'PORT must be an integer from 0 to 65535')

@@ -35,28 +35,77 @@ const report = (property: string, runs: number): void => {
 
 const validName = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 })
 const validNewPet = fc.record(
-  { name: validName, categoryId: fc.maxSafeInteger().map((n) => n - Math.floor(Number.MAX_SAFE_INTEGER / 2)), status: fc.constantFrom(...STATUSES), id: fc.integer() },
+  {
+    name: validName,
+    categoryId: fc.maxSafeInteger().map((n) => n - Math.floor(Number.MAX_SAFE_INTEGER / 2)),
+    status: fc.constantFrom(...STATUSES),
+    id: fc.integer(),
+  },
   { requiredKeys: ['name', 'categoryId'] },
 )
-const anyField = fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(''), fc.string({ unit: 'binary', maxLength: 4 }))
-const mutatedNewPet = fc.record({ name: fc.oneof(validName, anyField), categoryId: fc.oneof(fc.integer(), anyField, fc.constant(2 ** 53)), status: fc.oneof(fc.constantFrom(...STATUSES), anyField) }, { requiredKeys: [] })
+const anyField = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(''),
+  fc.string({ unit: 'binary', maxLength: 4 }),
+)
+const mutatedNewPet = fc.record(
+  {
+    name: fc.oneof(validName, anyField),
+    categoryId: fc.oneof(fc.integer(), anyField, fc.constant(2 ** 53)),
+    status: fc.oneof(fc.constantFrom(...STATUSES), anyField),
+  },
+  { requiredKeys: [] },
+)
 const body = fc.oneof(
-  { weight: 5, arbitrary: fc.oneof({ weight: 3, arbitrary: validNewPet }, { weight: 2, arbitrary: mutatedNewPet }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) }).map((value) => JSON.stringify(value) ?? '') },
-  { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 40 }), fc.constant(''), fc.constant('{"name":"Rex","categoryId":1,"__proto__":{}}'), fc.constant('{"name":"a\\ud800","categoryId":1}')) },
+  {
+    weight: 5,
+    arbitrary: fc
+      .oneof(
+        { weight: 3, arbitrary: validNewPet },
+        { weight: 2, arbitrary: mutatedNewPet },
+        { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+      )
+      .map((value) => JSON.stringify(value) ?? ''),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constant(''),
+      fc.constant('{"name":"Rex","categoryId":1,"__proto__":{}}'),
+      fc.constant('{"name":"a\\ud800","categoryId":1}'),
+    ),
+  },
 )
 const contentType = fc.oneof(
   { weight: 6, arbitrary: fc.constant('application/json') },
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      'application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', 'application/json; charset=latin1',
-      'text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/merge-patch+json', 'multipart/form-data; boundary=x', 'application/jsonx',
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/json;charset=UTF-8',
+      'application/json; charset=latin1',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/xml',
+      'application/merge-patch+json',
+      'multipart/form-data; boundary=x',
+      'application/jsonx',
     ),
   },
   { weight: 1, arbitrary: fc.constant(undefined) },
 )
 
-const parameterName = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('limit', 'status', 'after') }, { weight: 1, arbitrary: fc.constantFrom('offset', 'page', 'status[$ne]', 'LIMIT', '') }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) })
+const parameterName = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('limit', 'status', 'after') },
+  { weight: 1, arbitrary: fc.constantFrom('offset', 'page', 'status[$ne]', 'LIMIT', '') },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+)
 const parameterValue = fc.oneof(
   fc.integer({ min: -5, max: 120 }).map(String),
   fc.constantFrom(...STATUSES, 'Sold', '', '05', '+5', '1e2', '2.5'),
@@ -75,8 +124,19 @@ const petId = fc.oneof(
 
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 40 })
 const authorization = fc.oneof(
-  fc.constantFrom(`Bearer ${TEST_KEY}`, `bearer ${OTHER_KEY}`, `BEARER   ${TEST_KEY}`, `Bearer ${TEST_KEY}x`, `Basic ${TEST_KEY}`, TEST_KEY, 'Bearer', ''),
-  fc.tuple(fc.constantFrom('Bearer', 'bearer', 'Token', ''), fc.constantFrom(' ', '  ', '\t', ''), printable).map(([scheme, space, token]) => `${scheme}${space}${token}`),
+  fc.constantFrom(
+    `Bearer ${TEST_KEY}`,
+    `bearer ${OTHER_KEY}`,
+    `BEARER   ${TEST_KEY}`,
+    `Bearer ${TEST_KEY}x`,
+    `Basic ${TEST_KEY}`,
+    TEST_KEY,
+    'Bearer',
+    '',
+  ),
+  fc
+    .tuple(fc.constantFrom('Bearer', 'bearer', 'Token', ''), fc.constantFrom(' ', '  ', '\t', ''), printable)
+    .map(([scheme, space, token]) => `${scheme}${space}${token}`),
   printable,
 )
 
@@ -91,25 +151,28 @@ Properties.after(async (context) => {
   await context.api.close()
 })
 
-Properties('createPet answers 201, 400 or 415 as the rules predict, and every created pet round-trips through get and list', async ({ api, created }) => {
-  await fc.assert(
-    fc.asyncProperty(contentType, body, async (type, text) => {
-      const expected = expectedCreateStatus(type, text)
-      const response = await api.request('POST', '/v1/pets', { body: text, headers: type === undefined ? {} : { 'content-type': type } })
-      count('createPet', response.status)
-      assert.is(response.status, expected, `${String(type)} ${text}`)
-      if (response.status !== 201) return
-      const pet = response.body as { id: number }
-      created.add(pet.id)
-      assert.equal(pet, expectedPet(pet.id, text))
-      assert.equal((await api.request('GET', `/v1/pets/${pet.id}`)).body, pet)
-      const after = pet.id > 1 ? `&after=${cursors.encode(pet.id - 1)}` : ''
-      assert.equal((await api.request('GET', `/v1/pets?limit=1${after}`)).body, [pet])
-    }),
-    { seed: SEED, numRuns: RUNS.create },
-  )
-  report('createPet', RUNS.create)
-})
+Properties(
+  'createPet answers 201, 400 or 415 as the rules predict, and every created pet round-trips through get and list',
+  async ({ api, created }) => {
+    await fc.assert(
+      fc.asyncProperty(contentType, body, async (type, text) => {
+        const expected = expectedCreateStatus(type, text)
+        const response = await api.request('POST', '/v1/pets', { body: text, headers: type === undefined ? {} : { 'content-type': type } })
+        count('createPet', response.status)
+        assert.is(response.status, expected, `${String(type)} ${text}`)
+        if (response.status !== 201) return
+        const pet = response.body as { id: number }
+        created.add(pet.id)
+        assert.equal(pet, expectedPet(pet.id, text))
+        assert.equal((await api.request('GET', `/v1/pets/${pet.id}`)).body, pet)
+        const after = pet.id > 1 ? `&after=${cursors.encode(pet.id - 1)}` : ''
+        assert.equal((await api.request('GET', `/v1/pets?limit=1${after}`)).body, [pet])
+      }),
+      { seed: SEED, numRuns: RUNS.create },
+    )
+    report('createPet', RUNS.create)
+  },
+)
 
 Properties('listPets answers 200 with at most limit pets of the status, in id order after the cursor, or 400', async ({ api }) => {
   await fc.assert(
@@ -117,7 +180,11 @@ Properties('listPets answers 200 with at most limit pets of the status, in id or
       const query = new URLSearchParams(parameters.map(([name, value]): [string, string] => [name, value])).toString()
       const response = await api.request('GET', `/v1/pets${query === '' ? '' : `?${query}`}`)
       count('listPets', response.status)
-      assert.is(response.status, expectedListStatus(parameters, (text) => cursors.decode(text) !== undefined), query)
+      assert.is(
+        response.status,
+        expectedListStatus(parameters, (text) => cursors.decode(text) !== undefined),
+        query,
+      )
       if (response.status !== 200) return
       const given = new Map(parameters)
       const pets = response.body as ReadonlyArray<{ id: number; status: string }>
@@ -138,7 +205,11 @@ Properties('getPet answers 200 for an existing id, 404 for any other int64 and 4
     fc.asyncProperty(petId, async (id) => {
       const response = await api.request('GET', `/v1/pets/${encodeURIComponent(id)}`)
       count('getPet', response.status)
-      assert.is(response.status, expectedGetStatus(id, (value) => created.has(Number(value)) && value <= BigInt(Number.MAX_SAFE_INTEGER)), id)
+      assert.is(
+        response.status,
+        expectedGetStatus(id, (value) => created.has(Number(value)) && value <= BigInt(Number.MAX_SAFE_INTEGER)),
+        id,
+      )
     }),
     { seed: SEED, numRuns: RUNS.get },
   )

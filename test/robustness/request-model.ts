@@ -54,7 +54,10 @@ export const expectedPet = (id: number, body: string): Record<string, unknown> =
 }
 
 /** 200 when every parameter is known, given once and valid; 400 otherwise. */
-export const expectedListStatus = (parameters: ReadonlyArray<readonly [string, string]>, isValidCursor: (text: string) => boolean): 200 | 400 => {
+export const expectedListStatus = (
+  parameters: ReadonlyArray<readonly [string, string]>,
+  isValidCursor: (text: string) => boolean,
+): 200 | 400 => {
   const names = parameters.map(([name]) => name)
   if (new Set(names).size !== names.length) return 400
   for (const [name, value] of parameters) {

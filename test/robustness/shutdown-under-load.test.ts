@@ -23,12 +23,17 @@ const call = (url: URL, agent: Agent, method: string, path: string, body?: strin
         method,
         path,
         agent,
-        headers: { authorization: `Bearer ${TEST_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }) },
+        headers: {
+          authorization: `Bearer ${TEST_KEY}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
       },
       (response) => {
         let text = ''
         response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
-        response.on('end', () => (response.complete ? resolve({ status: response.statusCode ?? 0, body: text }) : reject(new Error('answer cut off'))))
+        response.on('end', () =>
+          response.complete ? resolve({ status: response.statusCode ?? 0, body: text }) : reject(new Error('answer cut off')),
+        )
         response.on('error', reject)
       },
     )
@@ -38,91 +43,108 @@ const call = (url: URL, agent: Agent, method: string, path: string, body?: strin
 
 const Shutdown = suite('Graceful shutdown under load')
 
-Shutdown('SIGTERM under load: accepted requests get full answers, idle connections close, new ones are refused, exit 0 in time', async () => {
-  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
-  const url = new URL(await waitForUrl(service))
-  const agent = new Agent({ keepAlive: true, maxSockets: 20 })
+Shutdown(
+  'SIGTERM under load: accepted requests get full answers, idle connections close, new ones are refused, exit 0 in time',
+  async () => {
+    const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
+    const url = new URL(await waitForUrl(service))
+    const agent = new Agent({ keepAlive: true, maxSockets: 20 })
 
-  // An idle keep-alive connection: one answered request, then silence.
-  const idle = connect(Number(url.port), url.hostname)
-  const idleClosed = new Promise<void>((resolve) => idle.on('close', () => resolve()))
-  idle.on('error', () => undefined)
-  idle.resume()
-  idle.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`)
+    // An idle keep-alive connection: one answered request, then silence.
+    const idle = connect(Number(url.port), url.hostname)
+    const idleClosed = new Promise<void>((resolve) => idle.on('close', () => resolve()))
+    idle.on('error', () => undefined)
+    idle.resume()
+    idle.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`)
 
-  // A request certainly in flight across the signal: its body is only finished after it.
-  const body = JSON.stringify({ name: 'held across SIGTERM', categoryId: 1 })
-  let finishHeld = (): void => undefined
-  const held = new Promise<Answer>((resolve, reject) => {
-    const pending = httpRequest(
-      { host: url.hostname, port: url.port, method: 'POST', path: '/v1/pets', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-length': body.length } },
-      (response) => {
-        let text = ''
-        response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
-      },
-    )
-    pending.on('error', reject)
-    pending.write(body.slice(0, 10))
-    finishHeld = () => pending.end(body.slice(10))
-  })
+    // A request certainly in flight across the signal: its body is only finished after it.
+    const body = JSON.stringify({ name: 'held across SIGTERM', categoryId: 1 })
+    let finishHeld = (): void => undefined
+    const held = new Promise<Answer>((resolve, reject) => {
+      const pending = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/v1/pets',
+          headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'content-length': body.length },
+        },
+        (response) => {
+          let text = ''
+          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
+        },
+      )
+      pending.on('error', reject)
+      pending.write(body.slice(0, 10))
+      finishHeld = () => pending.end(body.slice(10))
+    })
 
-  // Steady load from 20 clients until the service is gone.
-  let signalled = false
-  const errorsBeforeSignal: string[] = []
-  const badAnswers: string[] = []
-  let answered = 0
-  const worker = async (index: number): Promise<void> => {
-    for (;;) {
-      try {
-        const answer = index % 2 === 0 ? await call(url, agent, 'GET', '/v1/pets?limit=5') : await call(url, agent, 'POST', '/v1/pets', JSON.stringify({ name: `w${index}`, categoryId: index }))
-        answered += 1
-        if (answer.status >= 500) badAnswers.push(`${answer.status} ${answer.body}`)
-        JSON.parse(answer.body)
-      } catch (error) {
-        // After the signal a request may meet a closed connection before it was received: allowed.
-        // An answer that started but was cut off never is.
-        const message = (error as Error).message
-        if (!signalled) errorsBeforeSignal.push(message)
-        if (message === 'answer cut off') badAnswers.push(message)
-        return
+    // Steady load from 20 clients until the service is gone.
+    let signalled = false
+    const errorsBeforeSignal: string[] = []
+    const badAnswers: string[] = []
+    let answered = 0
+    const worker = async (index: number): Promise<void> => {
+      for (;;) {
+        try {
+          const answer =
+            index % 2 === 0
+              ? await call(url, agent, 'GET', '/v1/pets?limit=5')
+              : await call(url, agent, 'POST', '/v1/pets', JSON.stringify({ name: `w${index}`, categoryId: index }))
+          answered += 1
+          if (answer.status >= 500) badAnswers.push(`${answer.status} ${answer.body}`)
+          JSON.parse(answer.body)
+        } catch (error) {
+          // After the signal a request may meet a closed connection before it was received: allowed.
+          // An answer that started but was cut off never is.
+          const message = (error as Error).message
+          if (!signalled) errorsBeforeSignal.push(message)
+          if (message === 'answer cut off') badAnswers.push(message)
+          return
+        }
       }
     }
-  }
-  const workers = Array.from({ length: 20 }, (_, index) => worker(index))
+    const workers = Array.from({ length: 20 }, (_, index) => worker(index))
 
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  signalled = true
-  const signalAt = performance.now()
-  service.child.kill('SIGTERM')
-  await new Promise((resolve) => setTimeout(resolve, 150))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    signalled = true
+    const signalAt = performance.now()
+    service.child.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 150))
 
-  const refused = await new Promise<string>((resolve) => {
-    const probe = connect(Number(url.port), url.hostname)
-    probe.on('connect', () => {
-      probe.destroy()
-      resolve('connected')
+    const refused = await new Promise<string>((resolve) => {
+      const probe = connect(Number(url.port), url.hostname)
+      probe.on('connect', () => {
+        probe.destroy()
+        resolve('connected')
+      })
+      probe.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
     })
-    probe.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'))
-  })
-  finishHeld()
+    finishHeld()
 
-  const heldAnswer = await held
-  await Promise.all(workers)
-  await idleClosed
-  const code = await service.exited
-  const elapsed = performance.now() - signalAt
-  agent.destroy()
+    const heldAnswer = await held
+    await Promise.all(workers)
+    await idleClosed
+    const code = await service.exited
+    const elapsed = performance.now() - signalAt
+    agent.destroy()
 
-  console.log(`  shutdown: ${answered} answers under load, exit ${String(code)} ${Math.round(elapsed)} ms after SIGTERM`)
-  assert.is(heldAnswer.status, 201)
-  assert.equal(JSON.parse(heldAnswer.body), { id: (JSON.parse(heldAnswer.body) as { id: number }).id, name: 'held across SIGTERM', categoryId: 1, status: 'available' })
-  assert.equal(errorsBeforeSignal, [])
-  assert.equal(badAnswers, [])
-  assert.ok(answered > 20)
-  assert.is(refused, 'ECONNREFUSED')
-  assert.is(code, 0)
-  assert.ok(elapsed < SHUTDOWN_DEADLINE_MS, `${Math.round(elapsed)} ms`)
-})
+    console.log(`  shutdown: ${answered} answers under load, exit ${String(code)} ${Math.round(elapsed)} ms after SIGTERM`)
+    assert.is(heldAnswer.status, 201)
+    assert.equal(JSON.parse(heldAnswer.body), {
+      id: (JSON.parse(heldAnswer.body) as { id: number }).id,
+      name: 'held across SIGTERM',
+      categoryId: 1,
+      status: 'available',
+    })
+    assert.equal(errorsBeforeSignal, [])
+    assert.equal(badAnswers, [])
+    assert.ok(answered > 20)
+    assert.is(refused, 'ECONNREFUSED')
+    assert.is(code, 0)
+    assert.ok(elapsed < SHUTDOWN_DEADLINE_MS, `${Math.round(elapsed)} ms`)
+  },
+)
 
 Shutdown.run()

@@ -26,14 +26,17 @@ const assertJsonError = (text: string, status: number, code: string): void => {
   assert.equal(response.body, { code, message: (response.body as { message: string }).message, status })
 }
 
-SlowClients('When the headers never finish, then 408 request_timeout after the headers timeout, and others are served meanwhile', async ({ api }) => {
-  const stalled = rawExchange(api.baseUrl, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n')
-  const other = await api.request('GET', '/v1/pets')
-  assert.is(other.status, 200)
-  const { text, elapsedMs } = await stalled
-  assertJsonError(text, 408, 'request_timeout')
-  assert.ok(elapsedMs < 3000, `${Math.round(elapsedMs)} ms`)
-})
+SlowClients(
+  'When the headers never finish, then 408 request_timeout after the headers timeout, and others are served meanwhile',
+  async ({ api }) => {
+    const stalled = rawExchange(api.baseUrl, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n')
+    const other = await api.request('GET', '/v1/pets')
+    assert.is(other.status, 200)
+    const { text, elapsedMs } = await stalled
+    assertJsonError(text, 408, 'request_timeout')
+    assert.ok(elapsedMs < 3000, `${Math.round(elapsedMs)} ms`)
+  },
+)
 
 SlowClients('When an upload stalls, then it is cut off with 408 and nothing is stored', async ({ api }) => {
   const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`
@@ -62,7 +65,10 @@ SlowClients('Answers Node gives itself are logged like every other, with the req
     const { text } = await rawExchange(api.baseUrl, 'THIS IS NOT HTTP\r\n\r\n')
     const requestId = /X-Request-Id: (\S+)/i.exec(text)?.[1]
     const line = log.lines().find((entry) => entry.msg === 'request')
-    assert.equal({ requestId: line?.requestId, status: line?.status, failure: line?.failure }, { requestId, status: 400, failure: 'MalformedRequest' })
+    assert.equal(
+      { requestId: line?.requestId, status: line?.status, failure: line?.failure },
+      { requestId, status: 400, failure: 'MalformedRequest' },
+    )
   } finally {
     await api.close()
   }

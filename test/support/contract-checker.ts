@@ -73,7 +73,9 @@ export const contractChecker = async (document: unknown) => {
   /** The methods the document offers on this path, as the service lists them in `Allow`; none for an unknown path. */
   const allowOn = (path: string): string[] => {
     const offered = new Set(
-      DOCUMENT_METHODS.filter((method) => backend.router.matchOperation({ method, path, headers: {} }) !== undefined).map((method) => method.toUpperCase()),
+      DOCUMENT_METHODS.filter((method) => backend.router.matchOperation({ method, path, headers: {} }) !== undefined).map((method) =>
+        method.toUpperCase(),
+      ),
     )
     if (offered.has('GET')) offered.add('HEAD')
     return ALLOW_ORDER.filter((method) => offered.has(method))

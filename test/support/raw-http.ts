@@ -10,7 +10,11 @@ export interface RawExchange {
  * Writes raw bytes to the server (optionally more after a pause) and reads until the server closes
  * the connection: the way to see what Node answers to requests Koa never gets.
  */
-export const rawExchange = (baseUrl: string, first: string, options: { readonly later?: string; readonly laterMs?: number; readonly giveUpMs?: number } = {}): Promise<RawExchange> =>
+export const rawExchange = (
+  baseUrl: string,
+  first: string,
+  options: { readonly later?: string; readonly laterMs?: number; readonly giveUpMs?: number } = {},
+): Promise<RawExchange> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(baseUrl)
     const started = performance.now()
