@@ -5,7 +5,7 @@ import { resolve } from 'node:path'
  * The last step of `npm test`: every test file under c8, then the coverage table and its
  * thresholds, then the verdict where a reader looks, on the last lines: how many tests passed,
  * failed and were skipped, and which suites could not run here and why. Arguments are passed to
- * uvu: `node dist/scripts/run-tests.js http` runs only the files whose path matches `http`.
+ * uvu: `node dist/scripts/run-tests.js http` runs only the test files whose path matches `http`.
  */
 const ROOT = resolve(__dirname, '../..')
 const bin = (name: string): string => resolve(ROOT, 'node_modules/.bin', name)
@@ -30,7 +30,8 @@ const totalOf = (output: string, label: string): number =>
   [...plain(output).matchAll(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'gm'))].reduce((sum, match) => sum + Number(match[1]), 0)
 
 const main = async (): Promise<void> => {
-  const pattern = process.argv[2] ?? '\\.test\\.js$'
+  // Only test files, of those whose path matches the argument when one is given.
+  const pattern = `(?:${process.argv[2] ?? ''}).*\\.test\\.js$`
   const tests = await run(bin('c8'), ['--reporter=none', '--check-coverage=false', bin('uvu'), 'dist/test', pattern])
   const coverage = process.argv[2] === undefined ? await run(bin('c8'), ['report']) : { code: 0, output: '' }
   const total = totalOf(tests.output, 'Total')

@@ -8,6 +8,7 @@ import { type CursorCodec, cursorCodec } from './cursor.js'
 import { type CorsOrigins, corsFor } from './cors.js'
 import { sendFailure } from './error-response.js'
 import { type HealthOptions, registerHealthRoutes } from './health-routes.js'
+import { registerIndexRoute } from './index-route.js'
 import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
 import { edge, isUnderApi } from './edge.js'
@@ -76,6 +77,7 @@ export const buildApp = (options: AppOptions): Koa => {
   // Strict too: `/v1/pets/` is not `/v1/pets`, so every resource has one URL, and the path that
   // needs no key (`/v1/openapi.json`) cannot be reached under another spelling that does.
   const router = new Router({ sensitive: true, strict: true })
+  registerIndexRoute(router, { metrics: options.metrics !== false })
   registerHealthRoutes(router, options.health)
   registerDocsRoutes(router, servedDocumentOf(options))
   registerPetRoutes(router, {
