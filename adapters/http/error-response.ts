@@ -12,7 +12,7 @@ export interface ErrorBody {
   readonly status: number
 }
 
-/** The closed set of `code` values, documented in README.md and docs/openapi.yaml. */
+/** The closed set of `code` values, listed with their meaning in the Error schema of docs/openapi.yaml. */
 export type ErrorCode =
   | 'invalid_body'
   | 'invalid_json'

@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import { type ErrorBody, toErrorResponse } from './error-response.js'
 import { type HttpFailure, headersTooLarge, malformedRequest, requestTimeout } from './http-failures.js'
 
-/** Limits that keep slow or abusive clients from holding the server (documented in README.md). */
+/** Limits that keep slow or abusive clients from holding the server (documented in docs/guides/production.md). */
 export interface ServerLimits {
   /** Time to receive all request headers. */
   readonly headersTimeoutMs: number

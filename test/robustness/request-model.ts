@@ -1,6 +1,6 @@
 /**
  * An independent statement of the rules, used as the oracle of the property tests: given what a
- * client sends, which status must come back. Written from the spec and docs/decisions.md, not from
+ * client sends, which status must come back. Written from the spec and docs/adr/, not from
  * the code under test.
  */
 
