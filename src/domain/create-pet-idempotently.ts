@@ -10,7 +10,7 @@ import {
   type InvalidParameter,
   invalidParameter,
   type InvalidPet,
-  type StoreUnavailable,
+  type StoreError,
 } from './errors.js'
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store.js'
 import type { Pet } from './pet.js'
@@ -28,7 +28,7 @@ export interface IdempotentCreateRequest {
   readonly body: unknown
 }
 
-export type IdempotentCreateError = InvalidParameter | InvalidPet | StoreUnavailable | IdempotencyKeyMismatch | IdempotencyKeyInUse
+export type IdempotentCreateError = InvalidParameter | InvalidPet | StoreError | IdempotencyKeyMismatch | IdempotencyKeyInUse
 
 /** 1 to 255 visible ASCII characters: what fits in a header and a log line unchanged. */
 const KEY_SYNTAX = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`)

@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/TaskEither'
-import type { StoreUnavailable } from './errors.js'
+import type { StoreError } from './errors.js'
 import type { Pet } from './pet.js'
 
 /** How long a completed create is remembered: a retry within a day gets the original answer. */
@@ -35,10 +35,10 @@ export type IdempotencyClaim =
  * - release forgets a claim still in progress, so that a create that failed can be retried with the
  *   same key; complete and release act only for the holder of the claim's token, so a request that
  *   outlived its lease can neither overwrite nor free the claim another request took over;
- * - every call may fail with StoreUnavailable.
+ * - every call may fail with StoreUnavailable or StoreFailed, as PetRepository's calls do.
  */
 export interface IdempotencyStore {
-  readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreUnavailable, IdempotencyClaim>
-  readonly complete: (scope: string, token: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreUnavailable, void>
-  readonly release: (scope: string, token: string) => TE.TaskEither<StoreUnavailable, void>
+  readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreError, IdempotencyClaim>
+  readonly complete: (scope: string, token: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreError, void>
+  readonly release: (scope: string, token: string) => TE.TaskEither<StoreError, void>
 }

@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/TaskEither'
-import type { StoreUnavailable } from './errors.js'
+import type { StoreError } from './errors.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import type { PetRepository } from './pet-repository.js'
 
@@ -10,13 +10,14 @@ export interface StorePorts {
 }
 
 /**
- * Per-key data sets, named by a hex id (the key's scope). Each starts from the seed the first time
+ * Per-key data sets, named by a hex id (the key's scope). Like every store call, open and reset fail
+ * with StoreUnavailable or StoreFailed (see PetRepository). Each starts from the seed the first time
  * it is opened; reset puts it back there: its ids start again and its idempotency records are gone.
  * Test/contract/sandbox-space.contract.ts states the rest.
  */
 export interface SandboxSpace {
-  readonly open: (sandbox: string) => TE.TaskEither<StoreUnavailable, StorePorts>
-  readonly reset: (sandbox: string) => TE.TaskEither<StoreUnavailable, void>
+  readonly open: (sandbox: string) => TE.TaskEither<StoreError, StorePorts>
+  readonly reset: (sandbox: string) => TE.TaskEither<StoreError, void>
 }
 
 /** What seeding the shared data set found: empty (now seeded), or holding pets (left alone). */
@@ -30,10 +31,10 @@ export interface Store {
   /** The one data set every key shares when sandboxes are off. */
   readonly shared: StorePorts
   /** Applies the seed to the shared data set if it never held a pet; exactly once across instances. */
-  readonly seed: () => TE.TaskEither<StoreUnavailable, SeedOutcome>
+  readonly seed: () => TE.TaskEither<StoreError, SeedOutcome>
   readonly sandboxes: SandboxSpace
   /** Whether the store can serve requests now (/readyz), within a bounded time. */
-  readonly ready: () => TE.TaskEither<StoreUnavailable, void>
+  readonly ready: () => TE.TaskEither<StoreError, void>
   /** Called once, on shutdown, after the requests in flight are answered. */
   readonly close: () => Promise<void>
 }
