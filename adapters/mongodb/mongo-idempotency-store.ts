@@ -22,7 +22,7 @@ import {
   takeOverUpdate,
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
-import { fromStored, toStoreUnavailable } from './store-error.js'
+import { fromStored, toStoreError } from './store-error.js'
 
 const DUPLICATE_KEY = 11000
 
@@ -87,7 +87,7 @@ export const mongoIdempotencyStore = ({
   return {
     claim: (scope, fingerprint) =>
       pipe(
-        TE.tryCatch(() => claim(scope, fingerprint), toStoreUnavailable('claim idempotency key')),
+        TE.tryCatch(() => claim(scope, fingerprint), toStoreError('claim idempotency key')),
         TE.flatMap(fromStored),
       ),
     complete: (scope, token, fingerprint, pet) =>
@@ -95,10 +95,10 @@ export const mongoIdempotencyStore = ({
         await (
           await records()
         ).updateOne(heldFilter(scope, token), completeUpdate(fingerprint, toDocument(pet), new Date(now() + recordTtlMs)))
-      }, toStoreUnavailable('complete idempotency key')),
+      }, toStoreError('complete idempotency key')),
     release: (scope, token) =>
       TE.tryCatch(async () => {
         await (await records()).deleteOne(releaseFilter(scope, token))
-      }, toStoreUnavailable('release idempotency key')),
+      }, toStoreError('release idempotency key')),
   }
 }

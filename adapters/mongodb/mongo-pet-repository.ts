@@ -17,7 +17,7 @@ import {
   PETS_COLLECTION,
   STATUS_INDEX,
 } from './pet-queries.js'
-import { fromStored, toStoreUnavailable } from './store-error.js'
+import { fromStored, toStoreError } from './store-error.js'
 
 export interface CounterDocument {
   readonly _id: string
@@ -36,7 +36,7 @@ export interface PetCollections {
 export const SHARED_PET_COLLECTIONS: PetCollections = { pets: PETS_COLLECTION, counters: COUNTERS_COLLECTION }
 
 export interface MongoPetRepositoryOptions {
-  /** The database, connecting first when needed; a rejection becomes StoreUnavailable. */
+  /** The database, connecting first when needed; a rejection becomes a StoreError. */
   readonly database: () => Promise<Db>
   /** Acknowledgement required before a create is answered; `majority` by default. */
   readonly writeConcern?: WriteConcernSettings
@@ -55,7 +55,7 @@ const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, Readonly
  * The PetRepository port over a MongoDB database. Ids come from one counter document advanced
  * atomically ($inc in findOneAndUpdate, upserted), so any number of instances sharing the database
  * never hand out the same id. Every driver call is wrapped in TE.tryCatch: failures become
- * StoreUnavailable, never exceptions.
+ * a StoreError (see store-error.ts), never exceptions.
  */
 export const mongoPetRepository = ({
   database,
@@ -69,25 +69,25 @@ export const mongoPetRepository = ({
     const counter = await (await counters()).findOneAndUpdate(counterFilter, counterUpdate(1), { upsert: true, returnDocument: 'after' })
     if (counter === null) throw new Error('the id counter was not returned')
     return counter.next
-  }, toStoreUnavailable('allocate pet id'))
+  }, toStoreError('allocate pet id'))
 
   return {
     insert: (draft) =>
       pipe(
         allocateId,
         TE.map((id): Pet => ({ id, ...draft })),
-        TE.tap((pet) => TE.tryCatch(async () => (await pets()).insertOne(toDocument(pet)), toStoreUnavailable('insert pet'))),
+        TE.tap((pet) => TE.tryCatch(async () => (await pets()).insertOne(toDocument(pet)), toStoreError('insert pet'))),
       ),
     findById: (id) =>
       pipe(
-        TE.tryCatch(async () => (await pets()).findOne(byIdFilter(id), { projection: PET_PROJECTION }), toStoreUnavailable('find pet')),
+        TE.tryCatch(async () => (await pets()).findOne(byIdFilter(id), { projection: PET_PROJECTION }), toStoreError('find pet')),
         TE.flatMap((document) => (document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)))),
       ),
     list: (query) =>
       pipe(
         TE.tryCatch(
           async () => (await pets()).find(listFilter(query), { projection: PET_PROJECTION }).sort(ID_ORDER).limit(query.limit).toArray(),
-          toStoreUnavailable('list pets'),
+          toStoreError('list pets'),
         ),
         TE.flatMap((documents) => fromStored(decodeAll(documents))),
       ),

@@ -1,13 +1,13 @@
 import * as TE from 'fp-ts/TaskEither'
 import type { Db, WriteConcernSettings } from 'mongodb'
-import type { StoreUnavailable } from '../../src/domain/errors.js'
+import type { StoreError } from '../../src/domain/errors.js'
 import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { SandboxSpace, StorePorts } from '../../src/domain/store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository, type PetCollections } from './mongo-pet-repository.js'
 import { seedMongoPets } from './mongo-seed.js'
-import { toStoreUnavailable } from './store-error.js'
+import { toStoreError } from './store-error.js'
 
 /** One document per sandbox that has been reset: which generation of its collections is current. */
 export const SANDBOXES_COLLECTION = 'sandboxes'
@@ -77,13 +77,13 @@ export const mongoSandboxes = ({ database, writeConcern, seed, ...times }: Mongo
   const sandboxes = (db: Db) => db.collection<SandboxDocument>(SANDBOXES_COLLECTION, { writeConcern })
 
   return {
-    open: (sandbox: string): TE.TaskEither<StoreUnavailable, StorePorts> =>
+    open: (sandbox: string): TE.TaskEither<StoreError, StorePorts> =>
       TE.tryCatch(async () => {
         const db = await database()
         const current = await sandboxes(db).findOne({ _id: sandbox })
         return portsOf(db, sandbox, current?.generation ?? 0)
-      }, toStoreUnavailable('open sandbox')),
-    reset: (sandbox: string): TE.TaskEither<StoreUnavailable, void> =>
+      }, toStoreError('open sandbox')),
+    reset: (sandbox: string): TE.TaskEither<StoreError, void> =>
       TE.tryCatch(async () => {
         const db = await database()
         const next = await sandboxes(db).findOneAndUpdate(
@@ -102,6 +102,6 @@ export const mongoSandboxes = ({ database, writeConcern, seed, ...times }: Mongo
             generation,
           ).map((name) => db.dropCollection(name)),
         )
-      }, toStoreUnavailable('reset sandbox')),
+      }, toStoreError('reset sandbox')),
   }
 }

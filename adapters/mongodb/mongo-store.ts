@@ -7,7 +7,7 @@ import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempot
 import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
 import { mongoSandboxes } from './mongo-sandboxes.js'
 import { seedMongoPets } from './mongo-seed.js'
-import { toStoreUnavailable } from './store-error.js'
+import { toStoreError } from './store-error.js'
 
 export interface MongoStoreOptions {
   readonly uri: string
@@ -58,7 +58,7 @@ const readiness = (database: () => Promise<Db>) => () =>
     await db.command({ ping: 1 })
     await ensurePetIndexes(db)
     await ensureIdempotencyIndexes(db)
-  }, toStoreUnavailable('ping'))
+  }, toStoreError('ping'))
 
 /**
  * Opens a MongoDB-backed store without waiting for the server, so that a database that is down at
@@ -87,8 +87,7 @@ export const openMongoStore = (options: MongoStoreOptions): Store => {
       pets: mongoPetRepository({ database, writeConcern }),
       idempotency: mongoIdempotencyStore({ database, writeConcern, leaseMs }),
     },
-    seed: () =>
-      TE.tryCatch(async () => seedMongoPets(await database(), SHARED_PET_COLLECTIONS, seed, writeConcern), toStoreUnavailable('seed')),
+    seed: () => TE.tryCatch(async () => seedMongoPets(await database(), SHARED_PET_COLLECTIONS, seed, writeConcern), toStoreError('seed')),
     sandboxes: mongoSandboxes({ database, writeConcern, seed, leaseMs }),
     ready: readiness(database),
     close: client.close,
