@@ -3,6 +3,7 @@ import * as E from 'fp-ts/Either'
 import ConnectionString from 'mongodb-connection-string-url'
 import { DEFAULT_MAX_BODY_BYTES } from '../adapters/http/json-body.js'
 import { API_KEY_CHARACTERS } from '../adapters/http/auth.js'
+import { DEFAULT_TIMEOUT_MS } from '../adapters/mongodb/mongo-options.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
@@ -84,8 +85,6 @@ const cursorSecretSetting = (env: Env): Read<string | undefined> => {
     : E.left(`PETSTORE_CURSOR_SECRET must be at least ${MIN_CURSOR_SECRET_LENGTH} characters`)
 }
 
-const DEFAULT_MONGODB_TIMEOUT_MS = 2000
-
 /** MongoDB's limit on a database name, in UTF-8 bytes. */
 const MAX_DB_NAME_BYTES = 63
 /** Characters MongoDB refuses in a database name on every platform. */
@@ -148,7 +147,7 @@ const storeSetting = (env: Env): E.Either<ReadonlyArray<string>, StoreConfig> =>
   const explicitDb = env.MONGODB_DB ?? ''
   // Without a URI, its path cannot be read: that problem is the missing URI's alone.
   const dbName: Read<string> = explicitDb !== '' ? checkedDbName(explicitDb, 'MONGODB_DB') : uri === '' ? E.right('') : dbNameOf(uri)
-  const timeoutMs = integerSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 60_000)
+  const timeoutMs = integerSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100, 60_000)
   const writeConcern = writeConcernSetting(env)
   if (E.isLeft(uriSet) || E.isLeft(dbName) || E.isLeft(timeoutMs) || E.isLeft(writeConcern)) {
     return E.left([uriSet, dbName, timeoutMs, writeConcern].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))

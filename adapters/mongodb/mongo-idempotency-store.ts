@@ -22,13 +22,20 @@ import {
   takeOverUpdate,
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
-import { fromStored, toStoreError } from './store-error.js'
+import { mongoCall } from './mongo-call.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess } from './mongo-options.js'
+import { fromStored } from './store-error.js'
 
 const DUPLICATE_KEY = 11000
 
-export interface MongoIdempotencyStoreOptions extends IdempotencyTimes {
+/** The times a MongoDB idempotency store honours. */
+export type MongoIdempotencyTimes = IdempotencyTimes
+
+export interface MongoIdempotencyStoreOptions extends MongoIdempotencyTimes {
   readonly database: () => Promise<Db>
   readonly writeConcern?: WriteConcernSettings
+  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
+  readonly timeoutMs?: number
   /** The shared `idempotency_keys` unless a sandbox's collection is given. */
   readonly collection?: string
 }
@@ -57,12 +64,14 @@ const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =
 export const mongoIdempotencyStore = ({
   database,
   writeConcern = { w: 'majority' },
+  timeoutMs = DEFAULT_TIMEOUT_MS,
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
   now = Date.now,
   collection = IDEMPOTENCY_COLLECTION,
 }: MongoIdempotencyStoreOptions): IdempotencyStore => {
-  const records = async () => (await database()).collection<IdempotencyDocument>(collection, { writeConcern })
+  const access: MongoAccess = { database, writeConcern, timeoutMs }
+  const records = () => collectionIn<IdempotencyDocument>(access, collection)
 
   const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
     const time = now()
@@ -87,18 +96,18 @@ export const mongoIdempotencyStore = ({
   return {
     claim: (scope, fingerprint) =>
       pipe(
-        TE.tryCatch(() => claim(scope, fingerprint), toStoreError('claim idempotency key')),
+        mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint), 3),
         TE.flatMap(fromStored),
       ),
     complete: (scope, token, fingerprint, pet) =>
-      TE.tryCatch(async () => {
+      mongoCall(access, 'complete idempotency key', async () => {
         await (
           await records()
         ).updateOne(heldFilter(scope, token), completeUpdate(fingerprint, toDocument(pet), new Date(now() + recordTtlMs)))
-      }, toStoreError('complete idempotency key')),
+      }),
     release: (scope, token) =>
-      TE.tryCatch(async () => {
+      mongoCall(access, 'release idempotency key', async () => {
         await (await records()).deleteOne(releaseFilter(scope, token))
-      }, toStoreError('release idempotency key')),
+      }),
   }
 }

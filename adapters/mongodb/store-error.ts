@@ -11,6 +11,7 @@ import {
   MongoTopologyClosedError,
 } from 'mongodb'
 import { type StoreError, type StoreFailed, storeFailed, storeUnavailable } from '../../src/domain/errors.js'
+import { StoreDeadlineError } from './deadline.js'
 
 /**
  * Server error codes of failures that pass by themselves: the driver's retryable codes (node
@@ -62,14 +63,15 @@ const codeOf = (error: MongoError): number | undefined => {
 }
 
 /**
- * Whether a failure passes by itself, so that "retry later" (503) is the truth: no server can be
- * selected, the network failed or timed out, the primary is changing or shutting down, a time
- * bound passed, or the error carries a retryable label. Everything else, including errors that are
+ * Whether a failure passes by itself, so that "retry later" (503) is the truth: the call outlived
+ * its deadline, no server can be selected, the network failed or timed out, the primary is
+ * changing or shutting down, a time bound passed, or the error carries a retryable label. Everything else, including errors that are
  * no MongoError at all (a bug) and server errors such as refused credentials (18, 13), an invalid
  * namespace (73), an impossible write concern (100, 79) or a duplicate key nobody expected, is
  * permanent until someone acts.
  */
 export const isTransient = (error: unknown): boolean => {
+  if (error instanceof StoreDeadlineError) return true
   if (!(error instanceof MongoError)) return false
   if (
     error instanceof MongoNetworkError ||

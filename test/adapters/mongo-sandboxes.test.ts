@@ -1,8 +1,10 @@
 import * as E from 'fp-ts/Either'
+import type { Db } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { mongoSandboxes, staleCollections } from '../../adapters/mongodb/mongo-sandboxes.js'
 import { SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
+import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
 import { seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
@@ -25,6 +27,7 @@ const SEED: ReadonlyArray<PetDraft> = [
   { name: 'Zoë', categoryId: 2, status: 'sold' },
 ]
 const WRITE_CONCERN = { w: 'majority' } as const
+const accessTo = (db: Db): MongoAccess => ({ database: async () => db, writeConcern: WRITE_CONCERN, timeoutMs: DEFAULT_TIMEOUT_MS })
 
 const source = findMongod()
 if (source.kind === 'none') {
@@ -69,7 +72,7 @@ if (source.kind === 'none') {
     const database = throwawayDatabase(await mongod.uri())
     try {
       const dbs = await Promise.all([database.connect(), database.connect(), database.connect()])
-      const outcomes = await Promise.all(dbs.map((db) => seedMongoPets(db, SHARED_PET_COLLECTIONS, SEED, WRITE_CONCERN)))
+      const outcomes = await Promise.all(dbs.map((db) => seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED)))
       assert.ok(outcomes.some((outcome) => outcome.kind === 'seeded'))
       const pets = await dbs[0]?.collection(SHARED_PET_COLLECTIONS.pets).find().sort({ _id: 1 }).toArray()
       assert.equal(pets, [
@@ -87,7 +90,7 @@ if (source.kind === 'none') {
     try {
       const db = await database.connect()
       await db.collection<{ _id: string; next: number }>(SHARED_PET_COLLECTIONS.counters).insertOne({ _id: 'pets', next: 5 })
-      assert.equal(await seedMongoPets(db, SHARED_PET_COLLECTIONS, SEED, WRITE_CONCERN), { kind: 'not-empty' })
+      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'not-empty' })
       assert.is(await db.collection(SHARED_PET_COLLECTIONS.pets).countDocuments(), 0)
     } finally {
       await database.dispose()
