@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/Either'
 import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -7,7 +8,7 @@ import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
-import { findMongod, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
+import { findMongod, onServerClock, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
 import { skippedSuite } from '../support/skipped-suite.js'
 
 const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
@@ -40,10 +41,40 @@ if (source.kind === 'none') {
     const storeOn = async () => {
       const db = await database.connect()
       await ensureIdempotencyIndexes(db)
-      return mongoIdempotencyStore({ database: async () => db, ...times })
+      return mongoIdempotencyStore({ database: async () => db, ...onServerClock(times) })
     }
     return { store: await storeOn(), sibling: storeOn, dispose: database.dispose }
   })
+
+  const Clocks = suite('MongoDB idempotency expiry by the server’s clock (issue 13, point 2)')
+
+  Clocks('an instance whose clock runs an hour ahead takes over no live claim, and its own claims last their lease', async () => {
+    const database = throwawayDatabase(await mongod.uri())
+    const realNow = Date.now
+    try {
+      // Two instances, each with a client of its own, on one database.
+      const storeOn = async () => {
+        const db = await database.connect()
+        await ensureIdempotencyIndexes(db)
+        return mongoIdempotencyStore({ database: async () => db })
+      }
+      const punctual = await storeOn()
+      const ahead = await storeOn()
+      assert.is((await punctual.claim('client:key', 'f1')())._tag, 'Right')
+      // Every clock this process reads runs an hour ahead, as a skewed instance's would.
+      Date.now = () => realNow() + 60 * 60 * 1000
+      assert.equal(await ahead.claim('client:key', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
+      const own = await ahead.claim('client:other', 'f1')()
+      Date.now = realNow
+      assert.equal(await punctual.claim('client:other', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
+      assert.ok(E.isRight(own) && own.right.kind === 'claimed')
+    } finally {
+      Date.now = realNow
+      await database.dispose()
+    }
+  })
+
+  Clocks.run()
 
   const Indexes = suite('MongoDB indexes')
 

@@ -10,7 +10,7 @@ import type { PetDraft } from '../../src/domain/pet.js'
 import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
 import { petRepositoryContract } from '../contract/pet-repository.contract.js'
 import { sandboxSpaceContract } from '../contract/sandbox-space.contract.js'
-import { findMongod, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
+import { findMongod, onServerClock, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
 import { skippedSuite } from '../support/skipped-suite.js'
 
 const Names = suite('MongoDB sandbox collections')
@@ -62,7 +62,7 @@ if (source.kind === 'none') {
   })
 
   idempotencyStoreContract('mongodb sandbox', async (times) => {
-    const sandbox = await sandboxOn(times)
+    const sandbox = await sandboxOn(onServerClock(times))
     return { store: sandbox.ports.idempotency, sibling: async () => (await sandbox.open()).idempotency, dispose: sandbox.dispose }
   })
 

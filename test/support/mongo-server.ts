@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { type Db, MongoClient } from 'mongodb'
+import type { MongoIdempotencyTimes } from '../../adapters/mongodb/mongo-idempotency-store.js'
+import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
 
 /** Where the tests get a mongod, decided before any suite is registered. */
 export type MongodSource =
@@ -78,3 +80,15 @@ export const throwawayDatabase = (uri: string) => {
     },
   }
 }
+
+/**
+ * The contract's times for a MongoDB store, which reads the server's clock: the test's clock
+ * becomes an offset to it, read at each call. The server then sees the test's clock plus the
+ * latency of the call (the contract moves its clock by whole seconds), and records dated a year
+ * ahead, as the contract's clock is, are never deleted by the TTL monitor mid-test.
+ */
+export const onServerClock = ({ recordTtlMs, leaseMs, now }: Required<IdempotencyTimes>): Required<MongoIdempotencyTimes> => ({
+  recordTtlMs,
+  leaseMs,
+  clockOffsetMs: () => now() - Date.now(),
+})
