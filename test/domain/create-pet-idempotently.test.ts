@@ -39,4 +39,60 @@ CreateIdempotently(
   },
 )
 
+/** An idempotency store that records every call and answers from a memory store. */
+const spiedIdempotency = () => {
+  const calls: string[] = []
+  const store = memoryIdempotencyStore()
+  return {
+    calls,
+    store: {
+      claim: (scope: string, fingerprint: string) => (calls.push(`claim ${scope}`), store.claim(scope, fingerprint)),
+      complete: (...args: Parameters<typeof store.complete>) => (calls.push('complete'), store.complete(...args)),
+      release: (scope: string, token: string) => (calls.push('release'), store.release(scope, token)),
+    },
+  }
+}
+
+CreateIdempotently('an invalid body is refused with InvalidPet before any key is claimed (issue 13, point 7)', async () => {
+  const spy = spiedIdempotency()
+  const result = await createPetIdempotently({ pets: memoryPetRepository(), idempotency: spy.store })(request(aNewPet({ name: '' })))()
+  assert.equal(result, E.left({ _tag: 'InvalidPet', problems: ['name: must not be empty'] }))
+  assert.equal(spy.calls, [])
+})
+
+CreateIdempotently('a store failure releases the key, and the failure answered is the create’s', async () => {
+  const spy = spiedIdempotency()
+  const down = { ...memoryPetRepository(), insert: () => TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: timeout' } as const) }
+  const result = await createPetIdempotently({ pets: down, idempotency: spy.store })(request())()
+  assert.equal(result, E.left({ _tag: 'StoreUnavailable', detail: 'insert pet: timeout' }))
+  assert.equal(spy.calls, ['claim client:key-0001', 'release'])
+  assert.is((await spy.store.claim('client:key-0001', 'f1')())._tag, 'Right')
+})
+
+CreateIdempotently(
+  'when the release cannot be written either, the key stays in use until its lease ends, and the log detail says so',
+  async () => {
+    let now = 0
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+    const stuck = {
+      ...idempotency,
+      release: () => TE.left({ _tag: 'StoreUnavailable', detail: 'release idempotency key: timeout' } as const),
+    }
+    const down = { ...memoryPetRepository(), insert: () => TE.left({ _tag: 'StoreFailed', detail: 'insert pet: not authorized' } as const) }
+    const result = await createPetIdempotently({ pets: down, idempotency: stuck })(request())()
+    assert.equal(
+      result,
+      E.left({
+        _tag: 'StoreFailed',
+        detail:
+          'insert pet: not authorized; releasing the idempotency key failed too, so it stays in use until its lease ends: release idempotency key: timeout',
+      }),
+    )
+    const retry = createPetIdempotently({ pets: memoryPetRepository(), idempotency })(request())
+    assert.equal(await retry(), E.left({ _tag: 'IdempotencyKeyInUse' }))
+    now += LEASE_MS
+    assert.is((await retry())._tag, 'Right')
+  },
+)
+
 CreateIdempotently.run()
