@@ -94,7 +94,7 @@ export const startService = async (config: Config, store: Store): Promise<void> 
     faults: config.faults,
     shutdown: shutdownBegun.signal,
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
-    ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+    ...(config.rateLimit === undefined ? {} : { rateLimit: { limit: config.rateLimit, counter: store.rateLimits } }),
   })
   const server = createHttpServer(app, logger)
   // Clients connecting at once see the seeded store, not an empty one.

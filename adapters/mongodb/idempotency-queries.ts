@@ -1,4 +1,5 @@
 import type { PetDocument } from './pet-document.js'
+import { serverTime } from './server-clock.js'
 
 /**
  * Documents for the idempotency records, built from validated values only (see pet-queries.ts).
@@ -21,13 +22,6 @@ export interface IdempotencyDocument {
   readonly pet?: PetDocument
   readonly expiresAt: Date
 }
-
-/**
- * The server's clock: `$$NOW`, moved by `offsetMs`, which is 0 in production (tests move the clock
- * this way, since they cannot move the server's).
- */
-export const serverTime = (offsetMs: number, laterMs = 0): string | { readonly $add: readonly [string, number] } =>
-  offsetMs + laterMs === 0 ? '$$NOW' : { $add: ['$$NOW', offsetMs + laterMs] }
 
 /** The record's holder, if any, has had its time: nobody holds it, or its `expiresAt` has passed. */
 const isFree = (offsetMs: number) => ({

@@ -1,4 +1,5 @@
 import * as TE from 'fp-ts/TaskEither'
+import { MongoServerError } from 'mongodb'
 import type { StoreError } from '../../src/domain/errors.js'
 import { withDeadline } from './deadline.js'
 import type { MongoAccess } from './mongo-options.js'
@@ -15,3 +16,16 @@ export const mongoCall = <A>(
   work: () => Promise<A>,
   roundTrips = 1,
 ): TE.TaskEither<StoreError, A> => TE.tryCatch(() => withDeadline(roundTrips * access.timeoutMs, work), toStoreError(operation))
+
+const DUPLICATE_KEY = 11000
+
+/**
+ * An upsert that raced another to create the same document meets the unique `_id` and fails with
+ * a duplicate key. The server retries such an upsert itself (an equality on `_id`, since 4.2);
+ * this runs it once more for the cases it does not, and then the document exists.
+ */
+export const upsertOnceMore = <A>(upsert: () => Promise<A>): Promise<A> =>
+  upsert().catch((error: unknown) => {
+    if (error instanceof MongoServerError && Number(error.code) === DUPLICATE_KEY) return upsert()
+    throw error
+  })

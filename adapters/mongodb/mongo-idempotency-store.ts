@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
-import { type Db, MongoServerError, type WriteConcernSettings } from 'mongodb'
+import type { Db, WriteConcernSettings } from 'mongodb'
 import { storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
@@ -21,11 +21,9 @@ import {
   releaseFilter,
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
-import { mongoCall } from './mongo-call.js'
+import { mongoCall, upsertOnceMore } from './mongo-call.js'
 import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
-
-const DUPLICATE_KEY = 11000
 
 /**
  * The times a MongoDB idempotency store honours. There is no `now`: every time is the server's.
@@ -61,15 +59,13 @@ const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =
         E.map((pet) => ({ kind: 'completed', fingerprint: record.fingerprint, pet })),
       )
 
-const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && Number(error.code) === DUPLICATE_KEY
-
 /**
  * The IdempotencyStore port over a MongoDB collection keyed by scope. A claim is one atomic
  * findOneAndUpdate, upserted, that takes the record when it is missing or its time is up by the
  * server's clock and otherwise returns it unchanged (see claimUpdate): one round trip to the
  * primary, whatever the instances' clocks say, and no read that could lag. Two claims racing to
- * create the record meet the unique `_id`; the server retries such an upsert itself, and so does
- * this store, once. The TTL index deletes expired records eventually, also by the server's clock.
+ * create the record meet the unique `_id`, and the loser is run once more (upsertOnceMore). The
+ * TTL index deletes expired records eventually, also by the server's clock.
  */
 export const mongoIdempotencyStore = ({
   database,
@@ -93,11 +89,7 @@ export const mongoIdempotencyStore = ({
 
   const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
     const token = randomUUID()
-    const record = await claimOnce(scope, fingerprint, token).catch((error: unknown) => {
-      // Two upserts raced to create the record: the other one's is there now.
-      if (isDuplicateKey(error)) return claimOnce(scope, fingerprint, token)
-      throw error
-    })
+    const record = await upsertOnceMore(() => claimOnce(scope, fingerprint, token))
     if (record === null) throw new Error('the claimed record was not returned')
     return record.token === token ? E.right({ kind: 'claimed', token }) : held(record)
   }

@@ -6,6 +6,7 @@ import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './
 import { mongoSandboxes } from './mongo-sandboxes.js'
 import { mongoCall } from './mongo-call.js'
 import { clientOptions, leaseFor, type MongoAccess } from './mongo-options.js'
+import { ensureRateLimitIndexes, mongoRateLimitCounter } from './mongo-rate-limit-counter.js'
 import { SEED_ROUND_TRIPS, seedMongoPets } from './mongo-seed.js'
 
 export interface MongoStoreOptions {
@@ -49,8 +50,9 @@ const connector = (options: MongoStoreOptions) => {
 const ensureSharedIndexes = async (db: Db): Promise<void> => {
   await ensurePetIndexes(db)
   await ensureIdempotencyIndexes(db)
+  await ensureRateLimitIndexes(db)
 }
-const SHARED_INDEX_ROUND_TRIPS = 2
+const SHARED_INDEX_ROUND_TRIPS = 3
 
 /** Ready when the server answers a ping and the shared collections' indexes exist (created if missing). */
 const readiness = (access: MongoAccess) => () =>
@@ -91,6 +93,7 @@ export const openMongoStore = (options: MongoStoreOptions): Store => {
     },
     seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), SEED_ROUND_TRIPS),
     sandboxes: mongoSandboxes({ database, writeConcern, timeoutMs, seed, leaseMs }),
+    rateLimits: mongoRateLimitCounter({ database, timeoutMs }),
     ready: readiness(access),
     close: client.close,
   }

@@ -2,6 +2,7 @@ import type * as TE from 'fp-ts/TaskEither'
 import type { StoreError } from './errors.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import type { PetRepository } from './pet-repository.js'
+import type { RateLimitCounter } from './rate-limit-counter.js'
 
 /** The ports of one data set: everyone's, or one sandbox's. */
 export interface StorePorts {
@@ -25,7 +26,7 @@ export type SeedOutcome = { readonly kind: 'seeded'; readonly count: number } | 
 
 /**
  * The storage port as a whole, what each storage adapter (memory, MongoDB) provides and the
- * composition root wires: the data sets, their seed, readiness and shutdown.
+ * composition root wires: the data sets, their seed, the rate-limit counts, readiness and shutdown.
  */
 export interface Store {
   /** The one data set every key shares when sandboxes are off. */
@@ -33,6 +34,11 @@ export interface Store {
   /** Applies the seed to the shared data set if it never held a pet; exactly once across instances. */
   readonly seed: () => TE.TaskEither<StoreError, SeedOutcome>
   readonly sandboxes: SandboxSpace
+  /**
+   * The rate-limit counts of every client: shared by the instances that share the store when it
+   * is shared (so one limit holds across them), per instance when it is not.
+   */
+  readonly rateLimits: RateLimitCounter
   /** Whether the store can serve requests now (/readyz), within a bounded time. */
   readonly ready: () => TE.TaskEither<StoreError, void>
   /** Called once, on shutdown, after the requests in flight are answered. */

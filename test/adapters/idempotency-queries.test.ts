@@ -1,7 +1,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { claimUpdate, completeUpdate, heldFilter, releaseFilter, serverTime } from '../../adapters/mongodb/idempotency-queries.js'
+import { claimUpdate, completeUpdate, heldFilter, releaseFilter } from '../../adapters/mongodb/idempotency-queries.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
+import { serverTime } from '../../adapters/mongodb/server-clock.js'
 import { applyPipeline } from '../support/pipeline-evaluator.js'
 
 const LEASE_MS = 30_000

@@ -4,10 +4,12 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
+import { ensureRateLimitIndexes, mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
+import { rateLimitCounterContract } from '../contract/rate-limit-counter.contract.js'
 import { findMongod, onServerClock, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
 import { skippedSuite } from '../support/skipped-suite.js'
 
@@ -44,6 +46,16 @@ if (source.kind === 'none') {
       return mongoIdempotencyStore({ database: async () => db, ...onServerClock(times) })
     }
     return { store: await storeOn(), sibling: storeOn, dispose: database.dispose }
+  })
+
+  rateLimitCounterContract('mongodb', async (now) => {
+    const database = throwawayDatabase(await mongod.uri())
+    const counterOn = async () => {
+      const db = await database.connect()
+      await ensureRateLimitIndexes(db)
+      return mongoRateLimitCounter({ database: async () => db, clockOffsetMs: () => now() - Date.now() })
+    }
+    return { counter: await counterOn(), sibling: counterOn, dispose: database.dispose }
   })
 
   const Clocks = suite('MongoDB idempotency expiry by the server’s clock (issue 13, point 2)')

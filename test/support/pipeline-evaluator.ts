@@ -67,10 +67,15 @@ const evaluate = (expression: unknown, doc: Doc, now: Date): unknown => {
     return Object.fromEntries(entries.map(([key, value]) => [key, evaluate(value, doc, now)]))
   }
   if (operator === '$literal') return argument
-  const args = (Array.isArray(argument) ? argument : [argument]).map((item) => evaluate(item, doc, now))
+  const raw: ReadonlyArray<unknown> = Array.isArray(argument) ? argument : [argument]
+  // Only the branch taken is evaluated.
+  if (operator === '$cond') return evaluate(evaluate(raw[0], doc, now) === true ? raw[1] : raw[2], doc, now)
+  const args = raw.map((item) => evaluate(item, doc, now))
+  // Arithmetic on a missing or null value is null, as on the server.
+  if (['$add', '$toLong', '$toDate', '$divide', '$multiply', '$floor'].includes(operator) && args.some((item) => rankOf(item) === 1)) {
+    return null
+  }
   switch (operator) {
-    case '$cond':
-      return args[0] === true ? args[1] : args[2]
     case '$or':
       return args.some((item) => item === true)
     case '$eq':
