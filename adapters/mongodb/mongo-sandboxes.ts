@@ -114,7 +114,7 @@ export const mongoSandboxes = ({
           await portsOf(db, sandbox, generation)
           // Also drops what a request still in flight wrote into an old generation after an earlier drop.
           const own = await db
-            .listCollections({ name: { $regex: `^sandbox\\.${sandbox}\\.` } }, { ...bound, nameOnly: true, readPreference: 'primary' })
+            .listCollections({ name: { $regex: `^sandbox\\.${sandbox}\\.` } }, { nameOnly: true, readPreference: 'primary' })
             .toArray()
           await Promise.all(
             staleCollections(

@@ -3,25 +3,10 @@ import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
-import { ensurePetIndexes, mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
-import { ensureRateLimitIndexes, mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
-import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
-import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
-import { rateLimitCounterContract } from '../contract/rate-limit-counter.contract.js'
-import { findMongod, onServerClock, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
-import { skippedSuite } from '../support/skipped-suite.js'
-
-const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
-  const database = throwawayDatabase(uri)
-  const repositoryOn = async () => {
-    const db = await database.connect()
-    await ensurePetIndexes(db)
-    return mongoPetRepository({ database: async () => db })
-  }
-  return { dbName: database.dbName, repository: await repositoryOn(), sibling: repositoryOn, dispose: database.dispose }
-}
+import { mongoContracts, petFixture } from '../support/mongo-contracts.js'
+import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
 
 /** Which index the query planner chose, from `explain`; COLLSCAN when none. */
 const indexUsedBy = (plan: unknown): string => {
@@ -33,30 +18,10 @@ const indexUsedBy = (plan: unknown): string => {
 
 const source = findMongod()
 if (source.kind === 'none') {
-  skippedSuite('MongoDB repository tests', source.reason)
+  withoutMongod('MongoDB repository tests', source.reason)
 } else {
   const mongod = sharedMongod(source)
-  petRepositoryContract('mongodb', async () => openFixture(await mongod.uri()))
-
-  idempotencyStoreContract('mongodb', async (times) => {
-    const database = throwawayDatabase(await mongod.uri())
-    const storeOn = async () => {
-      const db = await database.connect()
-      await ensureIdempotencyIndexes(db)
-      return mongoIdempotencyStore({ database: async () => db, ...onServerClock(times) })
-    }
-    return { store: await storeOn(), sibling: storeOn, dispose: database.dispose }
-  })
-
-  rateLimitCounterContract('mongodb', async (now) => {
-    const database = throwawayDatabase(await mongod.uri())
-    const counterOn = async () => {
-      const db = await database.connect()
-      await ensureRateLimitIndexes(db)
-      return mongoRateLimitCounter({ database: async () => db, clockOffsetMs: () => now() - Date.now() })
-    }
-    return { counter: await counterOn(), sibling: counterOn, dispose: database.dispose }
-  })
+  mongoContracts('mongodb', mongod.uri)
 
   const Clocks = suite('MongoDB idempotency expiry by the server’s clock (issue 13, point 2)')
 
@@ -91,7 +56,7 @@ if (source.kind === 'none') {
   const Indexes = suite('MongoDB indexes')
 
   Indexes('list, list by status and get use indexes, never a collection scan', async () => {
-    const fixture = await openFixture(await mongod.uri())
+    const fixture = await petFixture(await mongod.uri())
     const client = await new MongoClient(await mongod.uri()).connect()
     try {
       for (let index = 0; index < 50; index += 1) {

@@ -1,17 +1,12 @@
-import * as E from 'fp-ts/Either'
 import type { Db } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { mongoSandboxes, staleCollections } from '../../adapters/mongodb/mongo-sandboxes.js'
-import { SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
+import { staleCollections } from '../../adapters/mongodb/mongo-sandboxes.js'
+import { SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
-import { petRepositoryContract } from '../contract/pet-repository.contract.js'
-import { sandboxSpaceContract } from '../contract/sandbox-space.contract.js'
-import { findMongod, onServerClock, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
-import { skippedSuite } from '../support/skipped-suite.js'
+import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
 
 const Names = suite('MongoDB sandbox collections')
 
@@ -31,40 +26,9 @@ const accessTo = (db: Db): MongoAccess => ({ database: async () => db, writeConc
 
 const source = findMongod()
 if (source.kind === 'none') {
-  skippedSuite('MongoDB sandbox tests', source.reason)
+  withoutMongod('MongoDB seed tests', source.reason)
 } else {
   const mongod = sharedMongod(source)
-
-  sandboxSpaceContract('mongodb', async (seed) => {
-    const database = throwawayDatabase(await mongod.uri())
-    const spaceOn = async () => {
-      const db = await database.connect()
-      return mongoSandboxes({ database: async () => db, writeConcern: WRITE_CONCERN, seed })
-    }
-    return { space: await spaceOn(), sibling: spaceOn, dispose: database.dispose }
-  })
-
-  /** The ports of one sandbox on a fresh database, opened by as many instances as asked. */
-  const sandboxOn = async (times = {}) => {
-    const database = throwawayDatabase(await mongod.uri())
-    const open = async () => {
-      const db = await database.connect()
-      const ports = await mongoSandboxes({ database: async () => db, writeConcern: WRITE_CONCERN, seed: [], ...times }).open('aaaa0001')()
-      if (E.isLeft(ports)) throw new Error(ports.left.detail)
-      return ports.right
-    }
-    return { ports: await open(), open, dispose: database.dispose }
-  }
-
-  petRepositoryContract('mongodb sandbox', async () => {
-    const sandbox = await sandboxOn()
-    return { repository: sandbox.ports.pets, sibling: async () => (await sandbox.open()).pets, dispose: sandbox.dispose }
-  })
-
-  idempotencyStoreContract('mongodb sandbox', async (times) => {
-    const sandbox = await sandboxOn(onServerClock(times))
-    return { store: sandbox.ports.idempotency, sibling: async () => (await sandbox.open()).idempotency, dispose: sandbox.dispose }
-  })
 
   const Seed = suite('MongoDB seed of the shared collections')
 
