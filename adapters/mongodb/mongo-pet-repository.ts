@@ -70,6 +70,12 @@ export const mongoPetRepository = ({
   const access: MongoAccess = { database, writeConcern, timeoutMs }
   const bound = serverBound(timeoutMs)
 
+  /**
+   * The id is taken, then the pet stored: two awaits. Another create (of any instance, this one
+   * included) can take the next id and store its pet in between, and a list then can page past
+   * this id before this pet is stored: a walk can miss a pet created during it. Pets that existed
+   * when the walk began are each seen once.
+   */
   const insert = async (draft: PetDraft): Promise<Pet> => {
     const counters = await collectionIn<CounterDocument>(access, collections.counters)
     const counter = await counters.findOneAndUpdate(counterFilter, counterUpdate(1), { ...bound, upsert: true, returnDocument: 'after' })
