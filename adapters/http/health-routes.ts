@@ -6,7 +6,7 @@ import { storeUnavailable } from '../../src/domain/errors.js'
 import { sendFailure } from './error-response.js'
 
 export interface HealthOptions {
-  /** Whether the store can serve requests now (the repository port's `ready`). */
+  /** Whether the store can serve requests now (the Store port's `ready`). */
   readonly ready: () => TE.TaskEither<StoreError, void>
   /** True from the moment shutdown begins, so a load balancer stops sending at once. */
   readonly draining: () => boolean
