@@ -3,6 +3,7 @@ import * as E from 'fp-ts/Either'
 import ConnectionString from 'mongodb-connection-string-url'
 import { DEFAULT_MAX_BODY_BYTES } from '../adapters/http/json-body.js'
 import { API_KEY_CHARACTERS } from '../adapters/http/auth.js'
+import { DEFAULT_TIMEOUT_MS } from '../adapters/mongodb/mongo-options.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
@@ -84,12 +85,39 @@ const cursorSecretSetting = (env: Env): Read<string | undefined> => {
     : E.left(`PETSTORE_CURSOR_SECRET must be at least ${MIN_CURSOR_SECRET_LENGTH} characters`)
 }
 
-const DEFAULT_MONGODB_TIMEOUT_MS = 2000
+/** MongoDB's limit on a database name, in UTF-8 bytes. */
+const MAX_DB_NAME_BYTES = 63
+/** Characters MongoDB refuses in a database name on every platform. */
+const DB_NAME_FORBIDDEN = /[/\\. "$\0]/
+
+/**
+ * What MongoDB would refuse about a database name, or undefined. Refused here, at start-up: a name
+ * the server refuses would otherwise only show as a 503 on every request and on /readyz, forever.
+ */
+const databaseNameProblem = (name: string): string | undefined => {
+  if (name === '') return 'is empty'
+  const bytes = Buffer.byteLength(name, 'utf8')
+  if (bytes > MAX_DB_NAME_BYTES) return `is ${bytes} bytes long`
+  const forbidden = DB_NAME_FORBIDDEN.exec(name)?.[0]
+  return forbidden === undefined ? undefined : `contains ${JSON.stringify(forbidden)}`
+}
+
+const checkedDbName = (name: string, source: 'MONGODB_DB' | 'the path of MONGODB_URI'): Read<string> => {
+  const problem = databaseNameProblem(name)
+  return problem === undefined
+    ? E.right(name)
+    : E.left(
+        `MONGODB_DB must name a database MongoDB accepts, 1 to ${MAX_DB_NAME_BYTES} bytes without / \\ . space " $ or NUL: ` +
+          `${JSON.stringify(name)} (from ${source}) ${problem}`,
+      )
+}
 
 const dbNameOf = (uri: string): Read<string> => {
   try {
     const database = decodeURIComponent(new ConnectionString(uri).pathname.replace(/^\//, ''))
-    return database === '' ? E.left('MONGODB_URI names no database: add one to its path or set MONGODB_DB') : E.right(database)
+    return database === ''
+      ? E.left('MONGODB_URI names no database: add one to its path or set MONGODB_DB')
+      : checkedDbName(database, 'the path of MONGODB_URI')
   } catch {
     return E.left('MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)')
   }
@@ -102,26 +130,28 @@ const writeConcernSetting = (env: Env): Read<'majority' | number> => {
   return /^[1-9]$/.test(text) ? E.right(Number(text)) : E.left('PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)')
 }
 
-const storeSetting = (env: Env): Read<StoreConfig> => {
+/** The store and its settings; every problem of the MongoDB settings at once, each naming its variable. */
+const storeSetting = (env: Env): E.Either<ReadonlyArray<string>, StoreConfig> => {
   const kind = env.PETSTORE_STORE ?? ''
   if (kind === '') {
     return env.NODE_ENV === 'production'
-      ? E.left(
+      ? E.left([
           'PETSTORE_STORE must be set when NODE_ENV=production: the default in-memory store loses every pet on restart (set mongodb, or memory on purpose)',
-        )
+        ])
       : E.right({ kind: 'memory' })
   }
   if (kind === 'memory') return E.right({ kind: 'memory' })
-  if (kind !== 'mongodb') return E.left('PETSTORE_STORE must be memory or mongodb')
+  if (kind !== 'mongodb') return E.left(['PETSTORE_STORE must be memory or mongodb'])
   const uri = env.MONGODB_URI ?? ''
-  if (uri === '') return E.left('MONGODB_URI is required when PETSTORE_STORE=mongodb')
+  const uriSet: Read<string> = uri === '' ? E.left('MONGODB_URI is required when PETSTORE_STORE=mongodb') : E.right(uri)
   const explicitDb = env.MONGODB_DB ?? ''
-  const dbName = explicitDb === '' ? dbNameOf(uri) : E.right(explicitDb)
-  const timeoutMs = integerSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', DEFAULT_MONGODB_TIMEOUT_MS, 100, 60_000)
+  // Without a URI, its path cannot be read: that problem is the missing URI's alone.
+  const dbName: Read<string> = explicitDb !== '' ? checkedDbName(explicitDb, 'MONGODB_DB') : uri === '' ? E.right('') : dbNameOf(uri)
+  const timeoutMs = integerSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100, 60_000)
   const writeConcern = writeConcernSetting(env)
-  if (E.isLeft(dbName)) return dbName
-  if (E.isLeft(timeoutMs)) return timeoutMs
-  if (E.isLeft(writeConcern)) return writeConcern
+  if (E.isLeft(uriSet) || E.isLeft(dbName) || E.isLeft(timeoutMs) || E.isLeft(writeConcern)) {
+    return E.left([uriSet, dbName, timeoutMs, writeConcern].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
+  }
   return E.right({ kind: 'mongodb', uri, dbName: dbName.right, timeoutMs: timeoutMs.right, writeConcern: writeConcern.right })
 }
 
@@ -206,8 +236,12 @@ export const readConfig = (
     E.isLeft(sandboxes) ||
     E.isLeft(seed)
   ) {
-    const reads = [store, port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, faults, sandboxes]
-    return E.left([...reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])), ...(E.isLeft(seed) ? seed.left : [])])
+    const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, faults, sandboxes]
+    return E.left([
+      ...(E.isLeft(store) ? store.left : []),
+      ...reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])),
+      ...(E.isLeft(seed) ? seed.left : []),
+    ])
   }
   return E.right({
     store: store.right,

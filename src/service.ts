@@ -34,7 +34,8 @@ const SEED_RETRY_MS = 5_000
 
 /**
  * Applies the seed to the shared data set and logs what happened; with sandboxes on, each sandbox
- * is seeded when first used instead. A store that is down at start is tried again until it answers.
+ * is seeded when first used instead. A store that is down at start is tried again until it answers;
+ * one that refuses the seed for good (StoreFailed) is reported once, as an error.
  */
 const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> => {
   const seed = config.seed
@@ -49,7 +50,13 @@ const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> 
   return store
     .seed()()
     .then((outcome) => {
-      if (E.isLeft(outcome)) {
+      if (E.isLeft(outcome) && outcome.left._tag === 'StoreFailed') {
+        // Retrying cannot help (refused credentials, a setting the server rejects): say so once.
+        logger.error(
+          { seed: seed.source, detail: outcome.left.detail },
+          `seed ${seed.source} not applied: the store refused it; fix the cause and restart`,
+        )
+      } else if (E.isLeft(outcome)) {
         logger.warn(
           { seed: seed.source, detail: outcome.left.detail },
           `seed ${seed.source} not applied yet: the store is unavailable; retrying`,
@@ -87,7 +94,7 @@ export const startService = async (config: Config, store: Store): Promise<void> 
     faults: config.faults,
     shutdown: shutdownBegun.signal,
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
-    ...(config.rateLimit === undefined ? {} : { rateLimit: config.rateLimit }),
+    ...(config.rateLimit === undefined ? {} : { rateLimit: { limit: config.rateLimit, counter: store.rateLimits } }),
   })
   const server = createHttpServer(app, logger)
   // Clients connecting at once see the seeded store, not an empty one.

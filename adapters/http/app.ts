@@ -2,6 +2,7 @@ import Router from '@koa/router'
 import Koa, { type Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { Authenticator } from '../../src/domain/authenticator.js'
+import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import { authenticate } from './auth.js'
 import { type CursorCodec, cursorCodec } from './cursor.js'
@@ -36,8 +37,8 @@ export interface AppOptions {
   readonly health: HealthOptions
   /** Browsers on these origins may call the API; off when omitted. */
   readonly corsOrigins?: CorsOrigins
-  /** Requests per API key per minute, per instance; off when omitted. */
-  readonly rateLimit?: number
+  /** Requests per API key per minute, counted by `counter`; off when omitted. */
+  readonly rateLimit?: { readonly limit: number; readonly counter: RateLimitCounter }
   /** GET /metrics in the Prometheus format; on unless false. */
   readonly metrics?: boolean
   /** Clients may force failures and delays of the pet operations with `Prefer`; off unless true. */
@@ -94,7 +95,7 @@ export const buildApp = (options: AppOptions): Koa => {
   app.use(edge(options.logger, metrics))
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
-  if (options.rateLimit !== undefined) app.use(rateLimit({ limit: options.rateLimit }))
+  if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger }))
   if (options.sandboxes !== undefined) app.use(chooseSandbox(options.sandboxes))
   app.use(router.routes())
   app.use(unmatched(router))

@@ -23,7 +23,9 @@ export const isUnderApi = (path: string): boolean => path === API_PREFIX || path
  * - the headers every response carries; API answers are never stored by caches;
  * - the one exit for anything thrown: a FailureSignal is answered as itself, anything else as a 500;
  * - one JSON log line when the response is decided: method, route pattern, status, duration, request
- *   id, the caller's key id and, for failures, their tag. Never a header value, a key or a body.
+ *   id, the caller's key id and, for failures, their tag, and for store failures their detail. At
+ *   `error` level for a store failure no retry fixes (StoreFailed), so that alerts on errors catch
+ *   it; `info` otherwise. Never a header value, a key or a body.
  *   With PETSTORE_FAULTS, also the service's own `Preference-Applied`, and `forced` on a forced
  *   failure, so that nobody mistakes it for a real one.
  */
@@ -57,7 +59,9 @@ export const edge =
       elapsedMs / 1000,
       failure?._tag === 'StoreUnavailable',
     )
-    logger.info(
+    // A store failure that no retry fixes is logged as an error, with what the operator must fix.
+    const level = failure?._tag === 'StoreFailed' ? 'error' : 'info'
+    logger[level](
       {
         requestId,
         method: ctx.method,
@@ -68,7 +72,7 @@ export const edge =
         ...(failure === undefined ? {} : { failure: failure._tag }),
         ...(failure?._tag === 'ForcedFailure' ? { forced: true } : {}),
         ...(typeof preferenceApplied === 'string' ? { preferenceApplied } : {}),
-        ...(failure?._tag === 'StoreUnavailable' ? { detail: failure.detail } : {}),
+        ...(failure?._tag === 'StoreUnavailable' || failure?._tag === 'StoreFailed' ? { detail: failure.detail } : {}),
       },
       'request',
     )

@@ -110,6 +110,8 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(405, 'method_not_allowed', `${failure.method} is not allowed here; use ${failure.allow.join(', ')}`, {
         Allow: failure.allow.join(', '),
       })
+    // A store failure no retry fixes is answered like any unexpected error: its detail is for the log.
+    case 'StoreFailed':
     case 'InternalError':
       return response(500, 'internal_error', 'an unexpected error occurred; it has been logged')
     case 'RateLimited':

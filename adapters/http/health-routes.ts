@@ -1,13 +1,13 @@
 import type Router from '@koa/router'
 import * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
-import type { StoreUnavailable } from '../../src/domain/errors.js'
+import type { StoreError } from '../../src/domain/errors.js'
 import { storeUnavailable } from '../../src/domain/errors.js'
 import { sendFailure } from './error-response.js'
 
 export interface HealthOptions {
   /** Whether the store can serve requests now (the Store port's `ready`). */
-  readonly ready: () => TE.TaskEither<StoreUnavailable, void>
+  readonly ready: () => TE.TaskEither<StoreError, void>
   /** True from the moment shutdown begins, so a load balancer stops sending at once. */
   readonly draining: () => boolean
 }

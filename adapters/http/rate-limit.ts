@@ -1,4 +1,7 @@
+import * as E from 'fp-ts/Either'
 import type { Middleware } from 'koa'
+import type { Logger } from 'pino'
+import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
 import { rateLimited } from './http-failures.js'
@@ -10,38 +13,46 @@ export const RATE_LIMIT_WINDOW_SECONDS = 60
 export interface RateLimitOptions {
   /** Requests each API key may make per window. */
   readonly limit: number
-  readonly now?: () => number
+  /** Where the requests are counted: the store's counter, shared when the store is. */
+  readonly counter: RateLimitCounter
+  /** Where a count that could not be made is reported. */
+  readonly logger: Logger
 }
 
 /**
- * A fixed-window limit per API key, per instance, with the headers of
- * draft-ietf-httpapi-ratelimit-headers-09: `RateLimit-Policy` (quota q per window w) and `RateLimit`
- * (remaining r, seconds t until the window resets) on every response it applies to, 2xx and 429
- * alike. Runs after authentication, so a missing or wrong key is answered 401 and costs a real
- * client nothing; keys are held as their SHA-256 (the client's scope), never as themselves.
- * Windows are aligned on the clock, so every count starts again at once and the map is replaced.
+ * A fixed-window limit per API key, with the headers of draft-ietf-httpapi-ratelimit-headers-09:
+ * `RateLimit-Policy` (quota q per window w) and `RateLimit` (remaining r, seconds t until the window
+ * resets) on every response it applies to, 2xx and 429 alike. Runs after authentication, so a
+ * missing or wrong key is answered 401 and costs a real client nothing; keys are counted as their
+ * SHA-256 (the client's scope), never as themselves. The counter decides the windows (see the
+ * RateLimitCounter port).
+ *
+ * When the counter fails (its store is down), the request goes through uncounted, with the policy
+ * but no `RateLimit`, and a warning (an error when no retry fixes it) is logged: the limit is about
+ * fairness between clients, not protection, and refusing every request because counting failed
+ * would turn a counter outage into a full one.
  */
-export const rateLimit = ({ limit, now = Date.now }: RateLimitOptions): Middleware<AuthState> => {
+export const rateLimit = ({ limit, counter, logger }: RateLimitOptions): Middleware<AuthState> => {
   const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000
   const policy = rateLimitPolicyField(limit, RATE_LIMIT_WINDOW_SECONDS)
-  let windowIndex = -1
-  let used = new Map<string, number>()
   return async (ctx, next) => {
     const client = ctx.state.client
     if (client === undefined) {
       await next()
       return
     }
-    const time = now()
-    const index = Math.floor(time / windowMs)
-    if (index !== windowIndex) {
-      windowIndex = index
-      used = new Map()
-    }
-    const count = (used.get(client.scope) ?? 0) + 1
-    used.set(client.scope, count)
-    const reset = Math.max(1, Math.ceil(((index + 1) * windowMs - time) / 1000))
     ctx.set('RateLimit-Policy', policy)
+    const hit = await counter.hit(client.scope, windowMs)()
+    if (E.isLeft(hit)) {
+      logger[hit.left._tag === 'StoreFailed' ? 'error' : 'warn'](
+        { requestId: ctx.response.get('X-Request-Id'), keyId: client.keyId, detail: hit.left.detail },
+        'rate limit not applied: the request could not be counted, so it goes through',
+      )
+      await next()
+      return
+    }
+    const { count, resetMs } = hit.right
+    const reset = Math.max(1, Math.ceil(resetMs / 1000))
     ctx.set('RateLimit', rateLimitField(Math.max(0, limit - count), reset))
     if (count > limit) {
       sendFailure(ctx, rateLimited(reset))

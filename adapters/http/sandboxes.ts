@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
 import type { Middleware } from 'koa'
 import type { Client } from '../../src/domain/authenticator.js'
-import { type StoreUnavailable, unauthorized } from '../../src/domain/errors.js'
+import { type StoreError, unauthorized } from '../../src/domain/errors.js'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
@@ -12,8 +12,8 @@ export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
 
 /** Per-key sandboxes as HTTP needs them: the caller's use cases, and putting its sandbox back. */
 export interface Sandboxes {
-  readonly useCasesFor: (client: Client) => TE.TaskEither<StoreUnavailable, PetUseCases>
-  readonly reset: (client: Client) => TE.TaskEither<StoreUnavailable, void>
+  readonly useCasesFor: (client: Client) => TE.TaskEither<StoreError, PetUseCases>
+  readonly reset: (client: Client) => TE.TaskEither<StoreError, void>
 }
 
 export interface SandboxState extends AuthState {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import * as TE from 'fp-ts/TaskEither'
+import { storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_RECORD_TTL_MS,
@@ -60,7 +61,11 @@ export const memoryIdempotencyStore = ({
   return {
     claim: (scope, fingerprint) => TE.right(claim(scope, fingerprint)),
     complete: (scope, token, fingerprint, pet) =>
-      TE.right(holds(scope, token) ? write(scope, { token, fingerprint, pet, expiresAt: now() + recordTtlMs }) : undefined),
+      holds(scope, token)
+        ? TE.right(write(scope, { token, fingerprint, pet, expiresAt: now() + recordTtlMs }))
+        : TE.left(
+            storeFailed(`complete idempotency key: the claim was lost before pet ${pet.id} was recorded (its ${leaseMs} ms lease ran out)`),
+          ),
     // Like every adapter, only the holder's claim still in progress is released; a completed record stays.
     release: (scope, token) => TE.right(void (holds(scope, token) && records.get(scope)?.pet === undefined && records.delete(scope))),
   }

@@ -4,6 +4,7 @@ import type { PetDraft } from '../../src/domain/pet.js'
 import type { Store, StorePorts } from '../../src/domain/store.js'
 import { memoryIdempotencyStore } from './memory-idempotency-store.js'
 import { memoryPetRepository } from './memory-pet-repository.js'
+import { memoryRateLimitCounter } from './memory-rate-limit-counter.js'
 
 /**
  * Everything the service stores, in process memory: the shared data set and one per sandbox, each
@@ -28,6 +29,7 @@ export const memoryStore = (seed: ReadonlyArray<PetDraft> = [], times: Idempoten
       open: (sandbox: string) => TE.right(open(sandbox)),
       reset: (sandbox: string) => TE.right(void sandboxes.set(sandbox, fresh())),
     },
+    rateLimits: memoryRateLimitCounter(),
     // Memory is always there.
     ready: () => TE.right(undefined),
     close: async (): Promise<void> => undefined,

@@ -2,33 +2,44 @@ import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
-import { type Db, MongoServerError, type WriteConcernSettings } from 'mongodb'
+import type { Db, WriteConcernSettings } from 'mongodb'
+import { storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_RECORD_TTL_MS,
   type IdempotencyClaim,
   type IdempotencyStore,
-  type IdempotencyTimes,
 } from '../../src/domain/idempotency-store.js'
 import {
-  claimDocument,
+  byScope,
+  claimUpdate,
   completeUpdate,
   EXPIRY_INDEX,
-  expiredFilter,
   heldFilter,
   IDEMPOTENCY_COLLECTION,
   type IdempotencyDocument,
   releaseFilter,
-  takeOverUpdate,
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
-import { fromStored, toStoreUnavailable } from './store-error.js'
+import { mongoCall, upsertOnceMore } from './mongo-call.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
+import { fromStored } from './store-error.js'
 
-const DUPLICATE_KEY = 11000
+/**
+ * The times a MongoDB idempotency store honours. There is no `now`: every time is the server's.
+ * `clockOffsetMs` moves the server's clock as the store sees it, for tests only.
+ */
+export interface MongoIdempotencyTimes {
+  readonly recordTtlMs?: number
+  readonly leaseMs?: number
+  readonly clockOffsetMs?: () => number
+}
 
-export interface MongoIdempotencyStoreOptions extends IdempotencyTimes {
+export interface MongoIdempotencyStoreOptions extends MongoIdempotencyTimes {
   readonly database: () => Promise<Db>
   readonly writeConcern?: WriteConcernSettings
+  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
+  readonly timeoutMs?: number
   /** The shared `idempotency_keys` unless a sandbox's collection is given. */
   readonly collection?: string
 }
@@ -49,56 +60,70 @@ const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =
       )
 
 /**
- * The IdempotencyStore port over a MongoDB collection keyed by scope. A claim is an insert, so the
- * unique `_id` makes it atomic across instances: of two racing claims, one inserts and the other
- * meets the duplicate key and reads what holds it. A record whose time is up is taken over with one
- * conditional update, also atomic; the TTL index deletes the rest eventually.
+ * The IdempotencyStore port over a MongoDB collection keyed by scope. A claim is one atomic
+ * findOneAndUpdate, upserted, that takes the record when it is missing or its time is up by the
+ * server's clock and otherwise returns it unchanged (see claimUpdate): one round trip to the
+ * primary, whatever the instances' clocks say, and no read that could lag. Two claims racing to
+ * create the record meet the unique `_id`, and the loser is run once more (upsertOnceMore). The
+ * TTL index deletes expired records eventually, also by the server's clock.
  */
 export const mongoIdempotencyStore = ({
   database,
   writeConcern = { w: 'majority' },
+  timeoutMs = DEFAULT_TIMEOUT_MS,
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
-  now = Date.now,
+  clockOffsetMs = () => 0,
   collection = IDEMPOTENCY_COLLECTION,
 }: MongoIdempotencyStoreOptions): IdempotencyStore => {
-  const records = async () => (await database()).collection<IdempotencyDocument>(collection, { writeConcern })
+  const access: MongoAccess = { database, writeConcern, timeoutMs }
+  const bound = serverBound(timeoutMs)
+  const records = () => collectionIn<IdempotencyDocument>(access, collection)
+
+  const claimOnce = async (scope: string, fingerprint: string, token: string): Promise<IdempotencyDocument | null> =>
+    (await records()).findOneAndUpdate(byScope(scope), claimUpdate(token, fingerprint, leaseMs, clockOffsetMs()), {
+      ...bound,
+      upsert: true,
+      returnDocument: 'after',
+    })
 
   const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
-    const time = now()
     const token = randomUUID()
-    const collection = await records()
-    try {
-      await collection.insertOne(claimDocument(scope, token, fingerprint, new Date(time + leaseMs)))
-      return E.right({ kind: 'claimed', token })
-    } catch (error) {
-      if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error
-    }
-    const taken = await collection.findOneAndUpdate(
-      expiredFilter(scope, new Date(time)),
-      takeOverUpdate(token, fingerprint, new Date(time + leaseMs)),
-    )
-    if (taken !== null) return E.right({ kind: 'claimed', token })
-    const existing = await collection.findOne({ _id: scope })
-    // Deleted between the two reads (released, or by the TTL monitor): claim afresh.
-    return existing === null ? claim(scope, fingerprint) : held(existing)
+    const record = await upsertOnceMore(() => claimOnce(scope, fingerprint, token))
+    if (record === null) throw new Error('the claimed record was not returned')
+    return record.token === token ? E.right({ kind: 'claimed', token }) : held(record)
   }
 
   return {
     claim: (scope, fingerprint) =>
       pipe(
-        TE.tryCatch(() => claim(scope, fingerprint), toStoreUnavailable('claim idempotency key')),
+        mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint), 2),
         TE.flatMap(fromStored),
       ),
     complete: (scope, token, fingerprint, pet) =>
-      TE.tryCatch(async () => {
-        await (
-          await records()
-        ).updateOne(heldFilter(scope, token), completeUpdate(fingerprint, toDocument(pet), new Date(now() + recordTtlMs)))
-      }, toStoreUnavailable('complete idempotency key')),
+      pipe(
+        mongoCall(access, 'complete idempotency key', async () =>
+          (await records()).updateOne(
+            heldFilter(scope, token),
+            completeUpdate(fingerprint, toDocument(pet), recordTtlMs, clockOffsetMs()),
+            bound,
+          ),
+        ),
+        TE.flatMap((result) =>
+          result.matchedCount === 1
+            ? TE.right(undefined)
+            : TE.left(
+                storeFailed(
+                  `complete idempotency key: the claim was lost before pet ${pet.id} was recorded ` +
+                    `(its ${leaseMs} ms lease ran out and another request took the key over, or its sandbox was reset); ` +
+                    'the key does not answer with this pet',
+                ),
+              ),
+        ),
+      ),
     release: (scope, token) =>
-      TE.tryCatch(async () => {
-        await (await records()).deleteOne(releaseFilter(scope, token))
-      }, toStoreUnavailable('release idempotency key')),
+      mongoCall(access, 'release idempotency key', async () => {
+        await (await records()).deleteOne(releaseFilter(scope, token), bound)
+      }),
   }
 }

@@ -3,7 +3,7 @@ import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import type { Db, WriteConcernSettings } from 'mongodb'
-import type { Pet } from '../../src/domain/pet.js'
+import type { Pet, PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 import {
@@ -17,7 +17,9 @@ import {
   PETS_COLLECTION,
   STATUS_INDEX,
 } from './pet-queries.js'
-import { fromStored, toStoreUnavailable } from './store-error.js'
+import { mongoCall } from './mongo-call.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
+import { fromStored } from './store-error.js'
 
 export interface CounterDocument {
   readonly _id: string
@@ -36,10 +38,12 @@ export interface PetCollections {
 export const SHARED_PET_COLLECTIONS: PetCollections = { pets: PETS_COLLECTION, counters: COUNTERS_COLLECTION }
 
 export interface MongoPetRepositoryOptions {
-  /** The database, connecting first when needed; a rejection becomes StoreUnavailable. */
+  /** The database, connecting first when needed; a rejection becomes a StoreError. */
   readonly database: () => Promise<Db>
   /** Acknowledgement required before a create is answered; `majority` by default. */
   readonly writeConcern?: WriteConcernSettings
+  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
+  readonly timeoutMs?: number
   /** The shared collections (`pets`, `counters`) unless a sandbox's are given. */
   readonly collections?: PetCollections
 }
@@ -54,40 +58,50 @@ const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, Readonly
 /**
  * The PetRepository port over a MongoDB database. Ids come from one counter document advanced
  * atomically ($inc in findOneAndUpdate, upserted), so any number of instances sharing the database
- * never hand out the same id. Every driver call is wrapped in TE.tryCatch: failures become
- * StoreUnavailable, never exceptions.
+ * never hand out the same id. Every call goes through mongoCall: bounded in time, reading from the
+ * primary, and failing with a StoreError, never an exception.
  */
 export const mongoPetRepository = ({
   database,
   writeConcern = { w: 'majority' },
+  timeoutMs = DEFAULT_TIMEOUT_MS,
   collections = SHARED_PET_COLLECTIONS,
 }: MongoPetRepositoryOptions): PetRepository => {
-  const pets = async () => (await database()).collection<PetDocument>(collections.pets, { writeConcern })
-  const counters = async () => (await database()).collection<CounterDocument>(collections.counters, { writeConcern })
+  const access: MongoAccess = { database, writeConcern, timeoutMs }
+  const bound = serverBound(timeoutMs)
 
-  const allocateId = TE.tryCatch(async () => {
-    const counter = await (await counters()).findOneAndUpdate(counterFilter, counterUpdate(1), { upsert: true, returnDocument: 'after' })
+  /**
+   * The id is taken, then the pet stored: two awaits. Another create (of any instance, this one
+   * included) can take the next id and store its pet in between, and a list then can page past
+   * this id before this pet is stored: a walk can miss a pet created during it. Pets that existed
+   * when the walk began are each seen once.
+   */
+  const insert = async (draft: PetDraft): Promise<Pet> => {
+    const counters = await collectionIn<CounterDocument>(access, collections.counters)
+    const counter = await counters.findOneAndUpdate(counterFilter, counterUpdate(1), { ...bound, upsert: true, returnDocument: 'after' })
     if (counter === null) throw new Error('the id counter was not returned')
-    return counter.next
-  }, toStoreUnavailable('allocate pet id'))
+    const pet: Pet = { id: counter.next, ...draft }
+    await (await collectionIn<PetDocument>(access, collections.pets)).insertOne(toDocument(pet), bound)
+    return pet
+  }
 
   return {
-    insert: (draft) =>
-      pipe(
-        allocateId,
-        TE.map((id): Pet => ({ id, ...draft })),
-        TE.tap((pet) => TE.tryCatch(async () => (await pets()).insertOne(toDocument(pet)), toStoreUnavailable('insert pet'))),
-      ),
+    insert: (draft) => mongoCall(access, 'insert pet', () => insert(draft), 2),
     findById: (id) =>
       pipe(
-        TE.tryCatch(async () => (await pets()).findOne(byIdFilter(id), { projection: PET_PROJECTION }), toStoreUnavailable('find pet')),
+        mongoCall(access, 'find pet', async () =>
+          (await collectionIn<PetDocument>(access, collections.pets)).findOne(byIdFilter(id), { ...bound, projection: PET_PROJECTION }),
+        ),
         TE.flatMap((document) => (document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)))),
       ),
     list: (query) =>
       pipe(
-        TE.tryCatch(
-          async () => (await pets()).find(listFilter(query), { projection: PET_PROJECTION }).sort(ID_ORDER).limit(query.limit).toArray(),
-          toStoreUnavailable('list pets'),
+        mongoCall(access, 'list pets', async () =>
+          (await collectionIn<PetDocument>(access, collections.pets))
+            .find(listFilter(query), { ...bound, projection: PET_PROJECTION })
+            .sort(ID_ORDER)
+            .limit(query.limit)
+            .toArray(),
         ),
         TE.flatMap((documents) => fromStored(decodeAll(documents))),
       ),

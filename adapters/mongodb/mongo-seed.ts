@@ -1,9 +1,12 @@
-import type { Db, WriteConcernSettings } from 'mongodb'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { SeedOutcome } from '../../src/domain/store.js'
 import type { CounterDocument, PetCollections } from './mongo-pet-repository.js'
+import { collectionIn, type MongoAccess, serverBound } from './mongo-options.js'
 import { type PetDocument, toDocument } from './pet-document.js'
 import { counterFilter } from './pet-queries.js'
+
+/** The round trips of seedMongoPets: mark, read the mark, write the pets, lift the mark. */
+export const SEED_ROUND_TRIPS = 4
 
 /**
  * Seeds one data set exactly once, even when several instances start on it together. The id
@@ -14,25 +17,25 @@ import { counterFilter } from './pet-queries.js'
  * then lifts the mark. A counter without the mark means pets were created: never seeded again.
  */
 export const seedMongoPets = async (
-  db: Db,
+  access: MongoAccess,
   collections: PetCollections,
   drafts: ReadonlyArray<PetDraft>,
-  writeConcern: WriteConcernSettings,
 ): Promise<SeedOutcome> => {
-  const counters = db.collection<CounterDocument>(collections.counters, { writeConcern })
-  await counters.updateOne(counterFilter, { $setOnInsert: { next: drafts.length, seeding: true } }, { upsert: true })
-  const counter = await counters.findOne(counterFilter)
+  const bound = serverBound(access.timeoutMs)
+  const counters = await collectionIn<CounterDocument>(access, collections.counters)
+  await counters.updateOne(counterFilter, { $setOnInsert: { next: drafts.length, seeding: true } }, { ...bound, upsert: true })
+  const counter = await counters.findOne(counterFilter, bound)
   if (counter?.seeding !== true) return { kind: 'not-empty' }
   if (drafts.length > 0) {
-    const pets = db.collection<PetDocument>(collections.pets, { writeConcern })
+    const pets = await collectionIn<PetDocument>(access, collections.pets)
     await pets.bulkWrite(
       drafts.map((draft, index) => {
         const { _id, ...fields } = toDocument({ id: index + 1, ...draft })
         return { updateOne: { filter: { _id }, update: { $setOnInsert: fields }, upsert: true } }
       }),
-      { ordered: false },
+      { ...bound, ordered: false },
     )
   }
-  await counters.updateOne(counterFilter, { $unset: { seeding: '' } })
+  await counters.updateOne(counterFilter, { $unset: { seeding: '' } }, bound)
   return { kind: 'seeded', count: drafts.length }
 }

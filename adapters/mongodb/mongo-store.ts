@@ -1,18 +1,21 @@
-import * as TE from 'fp-ts/TaskEither'
 import { type Db, MongoClient, type WriteConcernSettings } from 'mongodb'
-import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { Store } from '../../src/domain/store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
 import { mongoSandboxes } from './mongo-sandboxes.js'
-import { seedMongoPets } from './mongo-seed.js'
-import { toStoreUnavailable } from './store-error.js'
+import { mongoCall } from './mongo-call.js'
+import { clientOptions, leaseFor, type MongoAccess } from './mongo-options.js'
+import { ensureRateLimitIndexes, mongoRateLimitCounter } from './mongo-rate-limit-counter.js'
+import { SEED_ROUND_TRIPS, seedMongoPets } from './mongo-seed.js'
 
 export interface MongoStoreOptions {
   readonly uri: string
   readonly dbName: string
-  /** Bound on server selection, connecting and each reply, so a dead database gives a 503, never a hang. */
+  /**
+   * PETSTORE_MONGODB_TIMEOUT_MS: the bound on each round trip to the database, so that a dead or
+   * hung database gives a 503, never a hang (see mongo-options.ts and deadline.ts).
+   */
   readonly timeoutMs: number
   readonly writeConcern: WriteConcernSettings
   /** The pets an empty data set starts from: the shared one, and each sandbox; none by default. */
@@ -26,17 +29,9 @@ export interface MongoStoreOptions {
  * itself rides out outages and reconnects.
  */
 const connector = (options: MongoStoreOptions) => {
-  // Finding a server, connecting, waiting for a pooled connection and waiting for a reply are each
-  // bounded, so that an unreachable or hung database costs at most about the timeout per request.
-  const clientOptions = {
-    serverSelectionTimeoutMS: options.timeoutMs,
-    connectTimeoutMS: options.timeoutMs,
-    waitQueueTimeoutMS: options.timeoutMs,
-    socketTimeoutMS: options.timeoutMs,
-  }
   let connecting: Promise<MongoClient> | undefined
   const connect = (): Promise<MongoClient> => {
-    connecting ??= new MongoClient(options.uri, clientOptions).connect().catch((error: unknown) => {
+    connecting ??= new MongoClient(options.uri, clientOptions(options.timeoutMs)).connect().catch((error: unknown) => {
       connecting = undefined
       throw error
     })
@@ -51,14 +46,26 @@ const connector = (options: MongoStoreOptions) => {
   return { connect, close }
 }
 
+/** Creates every index of the shared collections (createIndex is idempotent): one round trip each. */
+const ensureSharedIndexes = async (db: Db): Promise<void> => {
+  await ensurePetIndexes(db)
+  await ensureIdempotencyIndexes(db)
+  await ensureRateLimitIndexes(db)
+}
+const SHARED_INDEX_ROUND_TRIPS = 3
+
 /** Ready when the server answers a ping and the shared collections' indexes exist (created if missing). */
-const readiness = (database: () => Promise<Db>) => () =>
-  TE.tryCatch(async () => {
-    const db = await database()
-    await db.command({ ping: 1 })
-    await ensurePetIndexes(db)
-    await ensureIdempotencyIndexes(db)
-  }, toStoreUnavailable('ping'))
+const readiness = (access: MongoAccess) => () =>
+  mongoCall(
+    access,
+    'ping',
+    async () => {
+      const db = await access.database()
+      await db.command({ ping: 1 })
+      await ensureSharedIndexes(db)
+    },
+    1 + SHARED_INDEX_ROUND_TRIPS,
+  )
 
 /**
  * Opens a MongoDB-backed store without waiting for the server, so that a database that is down at
@@ -67,30 +74,27 @@ const readiness = (database: () => Promise<Db>) => () =>
  */
 export const openMongoStore = (options: MongoStoreOptions): Store => {
   // Refuses a malformed URI or option now, at start-up, rather than on the first request.
-  new MongoClient(options.uri, { serverSelectionTimeoutMS: options.timeoutMs })
+  new MongoClient(options.uri, clientOptions(options.timeoutMs))
   const client = connector(options)
-  const database = async (): Promise<Db> => (await client.connect()).db(options.dbName)
-  database()
-    .then(async (db) => {
-      await ensurePetIndexes(db)
-      await ensureIdempotencyIndexes(db)
-    })
+  const { writeConcern, timeoutMs, seed = [] } = options
+  const access: MongoAccess = { database: async () => (await client.connect()).db(options.dbName), writeConcern, timeoutMs }
+  access
+    .database()
+    .then(ensureSharedIndexes)
     .catch(() => {
       // Not reachable yet: /readyz stays 503 and retries until the indexes exist.
     })
-  const { writeConcern, seed = [] } = options
-  // A claim must outlive the slowest create (a few calls, each bounded by the timeout), or a retry
-  // could take it over while the first request still creates its pet.
-  const leaseMs = Math.max(DEFAULT_LEASE_MS, 5 * options.timeoutMs)
+  const leaseMs = leaseFor(timeoutMs)
+  const { database } = access
   return {
     shared: {
-      pets: mongoPetRepository({ database, writeConcern }),
-      idempotency: mongoIdempotencyStore({ database, writeConcern, leaseMs }),
+      pets: mongoPetRepository({ database, writeConcern, timeoutMs }),
+      idempotency: mongoIdempotencyStore({ database, writeConcern, timeoutMs, leaseMs }),
     },
-    seed: () =>
-      TE.tryCatch(async () => seedMongoPets(await database(), SHARED_PET_COLLECTIONS, seed, writeConcern), toStoreUnavailable('seed')),
-    sandboxes: mongoSandboxes({ database, writeConcern, seed, leaseMs }),
-    ready: readiness(database),
+    seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), SEED_ROUND_TRIPS),
+    sandboxes: mongoSandboxes({ database, writeConcern, timeoutMs, seed, leaseMs }),
+    rateLimits: mongoRateLimitCounter({ database, timeoutMs }),
+    ready: readiness(access),
     close: client.close,
   }
 }

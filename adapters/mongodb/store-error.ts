@@ -1,16 +1,110 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import { type StoreUnavailable, storeUnavailable } from '../../src/domain/errors.js'
+import {
+  MongoClientClosedError,
+  MongoError,
+  MongoErrorLabel,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoOperationTimeoutError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb'
+import { type StoreError, type StoreFailed, storeFailed, storeUnavailable } from '../../src/domain/errors.js'
+import { StoreDeadlineError } from './deadline.js'
 
-/** Any driver failure (no server, timeout, write concern) becomes StoreUnavailable with a loggable detail. */
-export const toStoreUnavailable =
-  (operation: string) =>
-  (error: unknown): StoreUnavailable => {
-    const name = error instanceof Error ? error.name : 'Error'
-    const message = error instanceof Error ? error.message : String(error)
-    return storeUnavailable(`${operation}: ${name}: ${message}`.slice(0, 500))
+/**
+ * Server error codes of failures that pass by themselves: the driver's retryable codes (node
+ * unreachable, not primary, recovering, shutting down: a failover or a restart), time limits (the
+ * server's own `maxTimeMS` and write-concern bounds) and transient contention. Numbers as in the
+ * server's error_codes.yml; the driver keeps most of them in MONGODB_ERROR_CODES, not exported.
+ */
+const TRANSIENT_CODES = new Set<number>([
+  6, // HostUnreachable
+  7, // HostNotFound
+  24, // LockTimeout
+  46, // LockBusy
+  50, // MaxTimeMSExpired: the operation's server-side bound passed
+  63, // StaleShardVersion
+  64, // WriteConcernTimeout (WriteConcernFailed before 8.1): wtimeout passed
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  112, // WriteConflict
+  133, // FailedToSatisfyReadPreference
+  134, // ReadConcernMajorityNotAvailableYet
+  150, // StaleEpoch
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10058, // LegacyNotPrimary
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13388, // StaleConfig
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+])
+
+/** Labels by which the server or the driver says that trying again may succeed. */
+const TRANSIENT_LABELS: ReadonlyArray<string> = [
+  MongoErrorLabel.RetryableWriteError,
+  MongoErrorLabel.RetryableError,
+  MongoErrorLabel.SystemOverloadedError,
+  MongoErrorLabel.PoolRequestedRetry,
+]
+
+/** Driver errors of a pool or client that is busy or going away, whose classes the driver does not export. */
+const TRANSIENT_NAMES: ReadonlyArray<string> = ['MongoWaitQueueTimeoutError', 'MongoPoolClosedError']
+
+const codeOf = (error: MongoError): number | undefined => {
+  // Number(): a code decoded with promoteValues=false is a BSON Int32.
+  const code = Number(error.code)
+  return Number.isInteger(code) ? code : undefined
+}
+
+/**
+ * Whether a failure passes by itself, so that "retry later" (503) is the truth: the call outlived
+ * its deadline, no server can be selected, the network failed or timed out, the primary is
+ * changing or shutting down, a time bound passed, or the error carries a retryable label. Everything else, including errors that are
+ * no MongoError at all (a bug) and server errors such as refused credentials (18, 13), an invalid
+ * namespace (73), an impossible write concern (100, 79) or a duplicate key nobody expected, is
+ * permanent until someone acts.
+ */
+export const isTransient = (error: unknown): boolean => {
+  if (error instanceof StoreDeadlineError) return true
+  if (!(error instanceof MongoError)) return false
+  if (
+    error instanceof MongoNetworkError ||
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoOperationTimeoutError ||
+    error instanceof MongoTopologyClosedError ||
+    error instanceof MongoClientClosedError ||
+    error instanceof MongoNotConnectedError ||
+    TRANSIENT_NAMES.includes(error.name)
+  ) {
+    return true
   }
+  const code = codeOf(error)
+  return (code !== undefined && TRANSIENT_CODES.has(code)) || TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label))
+}
 
-/** A stored document that failed to decode (its problem in `Left`) is a store failure too. */
-export const fromStored = <A>(result: E.Either<string, A>): TE.TaskEither<StoreUnavailable, A> =>
-  TE.fromEither(E.mapLeft(storeUnavailable)(result))
+/** One log-ready line: what the service was doing, the error's class and code, and its message. */
+export const describeFailure = (operation: string, error: unknown): string => {
+  const name = error instanceof Error ? error.name : 'Error'
+  const code = error instanceof MongoError ? codeOf(error) : undefined
+  const codeName = error instanceof MongoError && 'codeName' in error && typeof error.codeName === 'string' ? ` ${error.codeName}` : ''
+  const message = error instanceof Error ? error.message : String(error)
+  return `${operation}: ${name}${code === undefined ? '' : ` (code ${code}${codeName})`}: ${message}`.slice(0, 500)
+}
+
+/** Any failure of a driver call becomes a StoreError: StoreUnavailable when it passes, StoreFailed otherwise. */
+export const toStoreError =
+  (operation: string) =>
+  (error: unknown): StoreError =>
+    isTransient(error) ? storeUnavailable(describeFailure(operation, error)) : storeFailed(describeFailure(operation, error))
+
+/**
+ * A stored document that failed to decode (its problem in `Left`) was not written by this service:
+ * retrying reads it again, so it is StoreFailed, for an operator to fix the document.
+ */
+export const fromStored = <A>(result: E.Either<string, A>): TE.TaskEither<StoreFailed, A> => TE.fromEither(E.mapLeft(storeFailed)(result))

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
-import { createPet } from './create-pet.js'
+import { decodeNewPet } from './create-pet.js'
 import {
   type IdempotencyKeyInUse,
   idempotencyKeyInUse,
@@ -10,10 +10,10 @@ import {
   type InvalidParameter,
   invalidParameter,
   type InvalidPet,
-  type StoreUnavailable,
+  type StoreError,
 } from './errors.js'
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store.js'
-import type { Pet } from './pet.js'
+import type { Pet, PetDraft } from './pet.js'
 import type { PetRepository } from './pet-repository.js'
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
@@ -28,7 +28,7 @@ export interface IdempotentCreateRequest {
   readonly body: unknown
 }
 
-export type IdempotentCreateError = InvalidParameter | InvalidPet | StoreUnavailable | IdempotencyKeyMismatch | IdempotencyKeyInUse
+export type IdempotentCreateError = InvalidParameter | InvalidPet | StoreError | IdempotencyKeyMismatch | IdempotencyKeyInUse
 
 /** 1 to 255 visible ASCII characters: what fits in a header and a log line unchanged. */
 const KEY_SYNTAX = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`)
@@ -39,27 +39,42 @@ const decodeKey = (key: string): E.Either<InvalidParameter, string> =>
     : E.left(invalidParameter([`Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters`]))
 
 /**
+ * When the create fails, the claim is released so that the client may retry with the key. When the
+ * release cannot be written either, the key stays in progress until its lease ends, and retries
+ * meanwhile get IdempotencyKeyInUse: the failure answered is the create's, and its detail says so
+ * for the log.
+ */
+const releasing =
+  (idempotency: IdempotencyStore, scope: string, token: string) =>
+  (error: StoreError): TE.TaskEither<StoreError, never> =>
+    pipe(
+      idempotency.release(scope, token),
+      TE.mapLeft((releaseError) => ({
+        ...error,
+        detail: `${error.detail}; releasing the idempotency key failed too, so it stays in use until its lease ends: ${releaseError.detail}`,
+      })),
+      TE.flatMap(() => TE.left(error)),
+    )
+
+/**
  * createPet with an Idempotency-Key: the first request with a key creates the pet and records the
  * answer; a retry with the same key and body gets that same pet without creating anything; the same
  * key with another body is refused, and so is a retry while the first is still being processed.
+ * The key and the body are checked before anything is claimed: a request the rules refuse holds no
+ * key and touches no store.
  */
-export const createPetIdempotently = (deps: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }) => {
-  const create = createPet(deps)
-  return (request: IdempotentCreateRequest): TE.TaskEither<IdempotentCreateError, Pet> => {
+export const createPetIdempotently =
+  (deps: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }) =>
+  (request: IdempotentCreateRequest): TE.TaskEither<IdempotentCreateError, Pet> => {
     const resume =
-      (scope: string) =>
+      (scope: string, draft: PetDraft) =>
       (claim: IdempotencyClaim): TE.TaskEither<IdempotentCreateError, Pet> => {
         switch (claim.kind) {
           case 'claimed':
             return pipe(
-              create(request.body),
-              // A create that failed leaves nothing behind: the client may fix it and retry with the key.
-              TE.orElseW((error) =>
-                pipe(
-                  deps.idempotency.release(scope, claim.token),
-                  TE.flatMap(() => TE.left(error)),
-                ),
-              ),
+              deps.pets.insert(draft),
+              // A create that failed leaves nothing behind: the client may retry with the key.
+              TE.orElseW(releasing(deps.idempotency, scope, claim.token)),
               TE.tap((pet) => deps.idempotency.complete(scope, claim.token, request.fingerprint, pet)),
             )
           case 'completed':
@@ -70,9 +85,13 @@ export const createPetIdempotently = (deps: { readonly pets: PetRepository; read
       }
     return pipe(
       decodeKey(request.key),
+      E.flatMap((key) =>
+        pipe(
+          decodeNewPet(request.body),
+          E.map((draft) => ({ scope: `${request.client}:${key}`, draft })),
+        ),
+      ),
       TE.fromEither,
-      TE.map((key) => `${request.client}:${key}`),
-      TE.flatMap((scope) => pipe(deps.idempotency.claim(scope, request.fingerprint), TE.flatMap(resume(scope)))),
+      TE.flatMap(({ scope, draft }) => pipe(deps.idempotency.claim(scope, request.fingerprint), TE.flatMap(resume(scope, draft)))),
     )
   }
-}

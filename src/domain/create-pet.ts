@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import { describeErrors } from './codec.js'
-import { type InvalidPet, invalidPet, type StoreUnavailable } from './errors.js'
+import { type InvalidPet, invalidPet, type StoreError } from './errors.js'
 import { DEFAULT_STATUS, NewPet, type Pet, type PetDraft } from './pet.js'
 import type { PetRepository } from './pet-repository.js'
 
@@ -21,5 +21,5 @@ export const decodeNewPet = (body: unknown): E.Either<InvalidPet, PetDraft> => {
 /** createPet (spec §4.2): validate the body, then store it; the store assigns the id. */
 export const createPet =
   (deps: { readonly pets: PetRepository }) =>
-  (body: unknown): TE.TaskEither<InvalidPet | StoreUnavailable, Pet> =>
+  (body: unknown): TE.TaskEither<InvalidPet | StoreError, Pet> =>
     pipe(decodeNewPet(body), TE.fromEither, TE.flatMap(deps.pets.insert))

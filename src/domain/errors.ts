@@ -8,8 +8,19 @@ export type PetNotFound = { readonly _tag: 'PetNotFound'; readonly id: string }
 /** missing: no credential; malformed: not `Bearer <key>`; rejected: a well-formed key that is not valid. */
 export type UnauthorizedReason = 'missing' | 'malformed' | 'rejected'
 export type Unauthorized = { readonly _tag: 'Unauthorized'; readonly reason: UnauthorizedReason }
-/** The store did not answer in time or failed; `detail` is for the server log, never for clients. */
+/**
+ * The store did not answer in time, or failed in a way that passes (no server, network, failover,
+ * shutdown): a retry later may succeed. `detail` is for the server log, never for clients.
+ */
 export type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: string }
+/**
+ * The store failed in a way no retry fixes until someone acts: refused credentials, a setting the
+ * server rejects, a stored document that is not what the service wrote, a bug. `detail` tells the
+ * operator what to fix; it goes to the server log, never to clients.
+ */
+export type StoreFailed = { readonly _tag: 'StoreFailed'; readonly detail: string }
+/** What any store call may fail with. */
+export type StoreError = StoreUnavailable | StoreFailed
 
 /** The idempotency key was used before with a different request body. */
 export type IdempotencyKeyMismatch = { readonly _tag: 'IdempotencyKeyMismatch' }
@@ -17,7 +28,7 @@ export type IdempotencyKeyMismatch = { readonly _tag: 'IdempotencyKeyMismatch' }
 export type IdempotencyKeyInUse = { readonly _tag: 'IdempotencyKeyInUse' }
 
 export type DomainError =
-  InvalidPet | InvalidParameter | PetNotFound | Unauthorized | StoreUnavailable | IdempotencyKeyMismatch | IdempotencyKeyInUse
+  InvalidPet | InvalidParameter | PetNotFound | Unauthorized | StoreUnavailable | StoreFailed | IdempotencyKeyMismatch | IdempotencyKeyInUse
 
 export const invalidPet = (problems: ReadonlyArray<string>): InvalidPet => ({ _tag: 'InvalidPet', problems })
 export const invalidParameter = (problems: ReadonlyArray<string>): InvalidParameter => ({
@@ -27,5 +38,6 @@ export const invalidParameter = (problems: ReadonlyArray<string>): InvalidParame
 export const petNotFound = (id: string): PetNotFound => ({ _tag: 'PetNotFound', id })
 export const unauthorized = (reason: UnauthorizedReason): Unauthorized => ({ _tag: 'Unauthorized', reason })
 export const storeUnavailable = (detail: string): StoreUnavailable => ({ _tag: 'StoreUnavailable', detail })
+export const storeFailed = (detail: string): StoreFailed => ({ _tag: 'StoreFailed', detail })
 export const idempotencyKeyMismatch: IdempotencyKeyMismatch = { _tag: 'IdempotencyKeyMismatch' }
 export const idempotencyKeyInUse: IdempotencyKeyInUse = { _tag: 'IdempotencyKeyInUse' }

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import { type InvalidParameter, invalidParameter, type PetNotFound, petNotFound, type StoreUnavailable } from './errors.js'
+import { type InvalidParameter, invalidParameter, type PetNotFound, petNotFound, type StoreError } from './errors.js'
 import { INT64_MAX, INT64_MIN, parseIntegerText } from './integer-text.js'
 import type { Pet } from './pet.js'
 import type { PetRepository } from './pet-repository.js'
@@ -24,14 +24,14 @@ const storableId = (id: bigint): O.Option<number> => (id > 0n && id <= BigInt(Nu
 /** getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. */
 export const getPet =
   (deps: { readonly pets: PetRepository }) =>
-  (petIdText: string): TE.TaskEither<InvalidParameter | PetNotFound | StoreUnavailable, Pet> =>
+  (petIdText: string): TE.TaskEither<InvalidParameter | PetNotFound | StoreError, Pet> =>
     pipe(
       decodePetId(petIdText),
       TE.fromEither,
       TE.flatMap((id) =>
         pipe(
           storableId(id),
-          O.match(() => TE.left<PetNotFound | StoreUnavailable, O.Option<Pet>>(petNotFound(id.toString())), deps.pets.findById),
+          O.match(() => TE.left<PetNotFound | StoreError, O.Option<Pet>>(petNotFound(id.toString())), deps.pets.findById),
           TE.flatMap(TE.fromOption(() => petNotFound(id.toString()))),
         ),
       ),

@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/TaskEither'
-import type { StoreUnavailable } from './errors.js'
+import type { StoreError } from './errors.js'
 import type { Pet } from './pet.js'
 
 /** How long a completed create is remembered: a retry within a day gets the original answer. */
@@ -7,7 +7,10 @@ export const DEFAULT_RECORD_TTL_MS = 24 * 60 * 60 * 1000
 /** How long a claim in progress holds its key before another request may take it over (a crash). */
 export const DEFAULT_LEASE_MS = 30 * 1000
 
-/** The times every adapter honours; `now` lets tests move the clock. */
+/**
+ * The times every adapter honours. `now` is the clock of an adapter that keeps its own (memory),
+ * which tests move; a shared store decides expiry by its server's clock, never an instance's.
+ */
 export interface IdempotencyTimes {
   readonly recordTtlMs?: number
   readonly leaseMs?: number
@@ -35,10 +38,14 @@ export type IdempotencyClaim =
  * - release forgets a claim still in progress, so that a create that failed can be retried with the
  *   same key; complete and release act only for the holder of the claim's token, so a request that
  *   outlived its lease can neither overwrite nor free the claim another request took over;
- * - every call may fail with StoreUnavailable.
+ * - complete fails with StoreFailed when the caller no longer holds the claim (its lease ran out and
+ *   another request took the scope over, or the record expired): the pet it created is then not the
+ *   one the key answers with, which an operator must hear of, and the create must not answer 201;
+ * - expiry (of leases and records) is decided by one clock for every instance sharing the store;
+ * - every call may fail with StoreUnavailable or StoreFailed, as PetRepository's calls do.
  */
 export interface IdempotencyStore {
-  readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreUnavailable, IdempotencyClaim>
-  readonly complete: (scope: string, token: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreUnavailable, void>
-  readonly release: (scope: string, token: string) => TE.TaskEither<StoreUnavailable, void>
+  readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreError, IdempotencyClaim>
+  readonly complete: (scope: string, token: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreError, void>
+  readonly release: (scope: string, token: string) => TE.TaskEither<StoreError, void>
 }

@@ -3,7 +3,7 @@ import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as RA from 'fp-ts/ReadonlyArray'
 import * as TE from 'fp-ts/TaskEither'
-import { type InvalidParameter, invalidParameter, type StoreUnavailable } from './errors.js'
+import { type InvalidParameter, invalidParameter, type StoreError } from './errors.js'
 import { parseIntegerText } from './integer-text.js'
 import { PET_STATUSES, type Pet, type PetId, type PetStatus } from './pet.js'
 import type { PetListQuery, PetRepository } from './pet-repository.js'
@@ -66,7 +66,7 @@ const toPage =
 /** listPets (spec §4.1): a page of pets in ascending id order. */
 export const listPets =
   (deps: { readonly pets: PetRepository }) =>
-  (request: ListPetsRequest): TE.TaskEither<InvalidParameter | StoreUnavailable, PetPage> =>
+  (request: ListPetsRequest): TE.TaskEither<InvalidParameter | StoreError, PetPage> =>
     pipe(
       decodeListRequest(request),
       TE.fromEither,

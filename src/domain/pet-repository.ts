@@ -1,6 +1,6 @@
 import type * as O from 'fp-ts/Option'
 import type * as TE from 'fp-ts/TaskEither'
-import type { StoreUnavailable } from './errors.js'
+import type { StoreError } from './errors.js'
 import type { Pet, PetDraft, PetId, PetStatus } from './pet.js'
 
 /** One page request to the store: pets with an id above `after`, optionally of one status. */
@@ -19,10 +19,14 @@ export interface PetListQuery {
  * - findById answers None for an id no pet has;
  * - list returns pets in ascending id order, only ids above `after`, only `status` when given, and at
  *   most `limit` of them, at a cost that grows with `limit`, not with the number of pets;
- * - every call may fail with StoreUnavailable, and fails within a bounded time rather than hang.
+ * - every call fails within a bounded time rather than hang, with StoreUnavailable when the failure
+ *   passes by itself (no server, timeout, failover: the client is told to retry later) and with
+ *   StoreFailed when it does not (refused credentials or settings, a stored document that is not a
+ *   pet: an operator must act). An adapter that cannot tell says StoreFailed, never hides a bug
+ *   behind "retry later".
  */
 export interface PetRepository {
-  readonly insert: (draft: PetDraft) => TE.TaskEither<StoreUnavailable, Pet>
-  readonly findById: (id: PetId) => TE.TaskEither<StoreUnavailable, O.Option<Pet>>
-  readonly list: (query: PetListQuery) => TE.TaskEither<StoreUnavailable, ReadonlyArray<Pet>>
+  readonly insert: (draft: PetDraft) => TE.TaskEither<StoreError, Pet>
+  readonly findById: (id: PetId) => TE.TaskEither<StoreError, O.Option<Pet>>
+  readonly list: (query: PetListQuery) => TE.TaskEither<StoreError, ReadonlyArray<Pet>>
 }

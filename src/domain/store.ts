@@ -1,7 +1,8 @@
 import type * as TE from 'fp-ts/TaskEither'
-import type { StoreUnavailable } from './errors.js'
+import type { StoreError } from './errors.js'
 import type { IdempotencyStore } from './idempotency-store.js'
 import type { PetRepository } from './pet-repository.js'
+import type { RateLimitCounter } from './rate-limit-counter.js'
 
 /** The ports of one data set: everyone's, or one sandbox's. */
 export interface StorePorts {
@@ -10,13 +11,14 @@ export interface StorePorts {
 }
 
 /**
- * Per-key data sets, named by a hex id (the key's scope). Each starts from the seed the first time
+ * Per-key data sets, named by a hex id (the key's scope). Like every store call, open and reset fail
+ * with StoreUnavailable or StoreFailed (see PetRepository). Each starts from the seed the first time
  * it is opened; reset puts it back there: its ids start again and its idempotency records are gone.
  * Test/contract/sandbox-space.contract.ts states the rest.
  */
 export interface SandboxSpace {
-  readonly open: (sandbox: string) => TE.TaskEither<StoreUnavailable, StorePorts>
-  readonly reset: (sandbox: string) => TE.TaskEither<StoreUnavailable, void>
+  readonly open: (sandbox: string) => TE.TaskEither<StoreError, StorePorts>
+  readonly reset: (sandbox: string) => TE.TaskEither<StoreError, void>
 }
 
 /** What seeding the shared data set found: empty (now seeded), or holding pets (left alone). */
@@ -24,16 +26,21 @@ export type SeedOutcome = { readonly kind: 'seeded'; readonly count: number } | 
 
 /**
  * The storage port as a whole, what each storage adapter (memory, MongoDB) provides and the
- * composition root wires: the data sets, their seed, readiness and shutdown.
+ * composition root wires: the data sets, their seed, the rate-limit counts, readiness and shutdown.
  */
 export interface Store {
   /** The one data set every key shares when sandboxes are off. */
   readonly shared: StorePorts
   /** Applies the seed to the shared data set if it never held a pet; exactly once across instances. */
-  readonly seed: () => TE.TaskEither<StoreUnavailable, SeedOutcome>
+  readonly seed: () => TE.TaskEither<StoreError, SeedOutcome>
   readonly sandboxes: SandboxSpace
+  /**
+   * The rate-limit counts of every client: shared by the instances that share the store when it
+   * is shared (so one limit holds across them), per instance when it is not.
+   */
+  readonly rateLimits: RateLimitCounter
   /** Whether the store can serve requests now (/readyz), within a bounded time. */
-  readonly ready: () => TE.TaskEither<StoreUnavailable, void>
+  readonly ready: () => TE.TaskEither<StoreError, void>
   /** Called once, on shutdown, after the requests in flight are answered. */
   readonly close: () => Promise<void>
 }

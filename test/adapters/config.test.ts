@@ -138,6 +138,52 @@ Config('names each missing or malformed MongoDB setting', () => {
   for (const [env, problem] of cases) assert.equal(readConfig(env, generated), E.left([problem]), problem)
 })
 
+Config('refuses at start a database name MongoDB would refuse, from MONGODB_DB or the URI, naming MONGODB_DB (issue 13, point 5)', () => {
+  const rule = 'MONGODB_DB must name a database MongoDB accepts, 1 to 63 bytes without / \\ . space " $ or NUL:'
+  const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
+    [{ MONGODB_DB: 'pets.v1' }, `${rule} "pets.v1" (from MONGODB_DB) contains "."`],
+    [{ MONGODB_DB: 'a/b' }, `${rule} "a/b" (from MONGODB_DB) contains "/"`],
+    [{ MONGODB_DB: 'a\\b' }, `${rule} "a\\\\b" (from MONGODB_DB) contains "\\\\"`],
+    [{ MONGODB_DB: 'my pets' }, `${rule} "my pets" (from MONGODB_DB) contains " "`],
+    [{ MONGODB_DB: 'say"hi"' }, `${rule} "say\\"hi\\"" (from MONGODB_DB) contains "\\""`],
+    [{ MONGODB_DB: 'cost$' }, `${rule} "cost$" (from MONGODB_DB) contains "$"`],
+    [{ MONGODB_DB: 'nul\0' }, `${rule} "nul\\u0000" (from MONGODB_DB) contains "\\u0000"`],
+    [{ MONGODB_DB: 'x'.repeat(64) }, `${rule} "${'x'.repeat(64)}" (from MONGODB_DB) is 64 bytes long`],
+    // 32 two-byte characters: 32 characters, but 64 bytes.
+    [{ MONGODB_DB: 'é'.repeat(32) }, `${rule} "${'é'.repeat(32)}" (from MONGODB_DB) is 64 bytes long`],
+    [{ MONGODB_URI: 'mongodb://db.example/pets.v1' }, `${rule} "pets.v1" (from the path of MONGODB_URI) contains "."`],
+    [{ MONGODB_URI: 'mongodb://db.example/my%20pets' }, `${rule} "my pets" (from the path of MONGODB_URI) contains " "`],
+  ]
+  for (const [env, problem] of cases) {
+    assert.equal(readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', ...env }, generated), E.left([problem]))
+  }
+  // The longest name MongoDB accepts, and one that only looks odd, are fine.
+  for (const name of ['x'.repeat(63), 'pets_v1-2026', 'Ünïcode']) {
+    const read = readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/', MONGODB_DB: name }, generated)
+    assert.is(E.isRight(read) && read.right.store.kind === 'mongodb' && read.right.store.dbName, name)
+  }
+})
+
+Config('reports a bad database name together with every other problem', () => {
+  assert.equal(
+    readConfig(
+      {
+        PETSTORE_STORE: 'mongodb',
+        MONGODB_URI: 'mongodb://db.example/pets',
+        MONGODB_DB: 'a.b',
+        PETSTORE_MONGODB_TIMEOUT_MS: 'soon',
+        PORT: 'x',
+      },
+      generated,
+    ),
+    E.left([
+      'MONGODB_DB must name a database MongoDB accepts, 1 to 63 bytes without / \\ . space " $ or NUL: "a.b" (from MONGODB_DB) contains "."',
+      'PETSTORE_MONGODB_TIMEOUT_MS must be an integer from 100 to 60000',
+      'PORT must be an integer from 0 to 65535',
+    ]),
+  )
+})
+
 Config('names each invalid variable, and never the key', () => {
   const result = readConfig(
     { PORT: 'abc', PETSTORE_API_KEYS: 'short-key', PETSTORE_MAX_BODY_BYTES: '0', PETSTORE_CURSOR_SECRET: 'short', LOG_LEVEL: 'loud' },

@@ -31,6 +31,15 @@ idempotencyStoreContract('memory sandbox', async (times) => {
 
 const Store = suite('memoryStore')
 
+Store('counts rate limits per instance: a store of its own, a count of its own', async () => {
+  const [one, other] = [memoryStore(), memoryStore()]
+  const countOf = async (store: ReturnType<typeof memoryStore>): Promise<number> => {
+    const hit = await store.rateLimits.hit('client', 60_000)()
+    return E.isRight(hit) ? hit.right.count : 0
+  }
+  assert.equal([await countOf(one), await countOf(one), await countOf(other)], [1, 2, 1])
+})
+
 Store('is always ready, and seeds its shared data set with ids 1..n', async () => {
   const store = memoryStore([{ name: 'Rex', categoryId: 1, status: 'sold' }])
   assert.equal(await store.ready()(), E.right(undefined))

@@ -1,24 +1,12 @@
+import * as E from 'fp-ts/Either'
 import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
-import { ensurePetIndexes, mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
-import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
-import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
-import { findMongod, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
-import { skippedSuite } from '../support/skipped-suite.js'
-
-const openFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
-  const database = throwawayDatabase(uri)
-  const repositoryOn = async () => {
-    const db = await database.connect()
-    await ensurePetIndexes(db)
-    return mongoPetRepository({ database: async () => db })
-  }
-  return { dbName: database.dbName, repository: await repositoryOn(), sibling: repositoryOn, dispose: database.dispose }
-}
+import { mongoContracts, petFixture } from '../support/mongo-contracts.js'
+import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
 
 /** Which index the query planner chose, from `explain`; COLLSCAN when none. */
 const indexUsedBy = (plan: unknown): string => {
@@ -30,25 +18,45 @@ const indexUsedBy = (plan: unknown): string => {
 
 const source = findMongod()
 if (source.kind === 'none') {
-  skippedSuite('MongoDB repository tests', source.reason)
+  withoutMongod('MongoDB repository tests', source.reason)
 } else {
   const mongod = sharedMongod(source)
-  petRepositoryContract('mongodb', async () => openFixture(await mongod.uri()))
+  mongoContracts('mongodb', mongod.uri)
 
-  idempotencyStoreContract('mongodb', async (times) => {
+  const Clocks = suite('MongoDB idempotency expiry by the server’s clock (issue 13, point 2)')
+
+  Clocks('an instance whose clock runs an hour ahead takes over no live claim, and its own claims last their lease', async () => {
     const database = throwawayDatabase(await mongod.uri())
-    const storeOn = async () => {
-      const db = await database.connect()
-      await ensureIdempotencyIndexes(db)
-      return mongoIdempotencyStore({ database: async () => db, ...times })
+    const realNow = Date.now
+    try {
+      // Two instances, each with a client of its own, on one database.
+      const storeOn = async () => {
+        const db = await database.connect()
+        await ensureIdempotencyIndexes(db)
+        return mongoIdempotencyStore({ database: async () => db })
+      }
+      const punctual = await storeOn()
+      const ahead = await storeOn()
+      assert.is((await punctual.claim('client:key', 'f1')())._tag, 'Right')
+      // Every clock this process reads runs an hour ahead, as a skewed instance's would.
+      Date.now = () => realNow() + 60 * 60 * 1000
+      assert.equal(await ahead.claim('client:key', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
+      const own = await ahead.claim('client:other', 'f1')()
+      Date.now = realNow
+      assert.equal(await punctual.claim('client:other', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
+      assert.ok(E.isRight(own) && own.right.kind === 'claimed')
+    } finally {
+      Date.now = realNow
+      await database.dispose()
     }
-    return { store: await storeOn(), sibling: storeOn, dispose: database.dispose }
   })
+
+  Clocks.run()
 
   const Indexes = suite('MongoDB indexes')
 
   Indexes('list, list by status and get use indexes, never a collection scan', async () => {
-    const fixture = await openFixture(await mongod.uri())
+    const fixture = await petFixture(await mongod.uri())
     const client = await new MongoClient(await mongod.uri()).connect()
     try {
       for (let index = 0; index < 50; index += 1) {

@@ -1,15 +1,12 @@
-import * as E from 'fp-ts/Either'
+import type { Db } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { mongoSandboxes, staleCollections } from '../../adapters/mongodb/mongo-sandboxes.js'
+import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
+import { staleCollections } from '../../adapters/mongodb/mongo-sandboxes.js'
 import { SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
-import { petRepositoryContract } from '../contract/pet-repository.contract.js'
-import { sandboxSpaceContract } from '../contract/sandbox-space.contract.js'
-import { findMongod, sharedMongod, throwawayDatabase } from '../support/mongo-server.js'
-import { skippedSuite } from '../support/skipped-suite.js'
+import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
 
 const Names = suite('MongoDB sandbox collections')
 
@@ -25,43 +22,13 @@ const SEED: ReadonlyArray<PetDraft> = [
   { name: 'Zoë', categoryId: 2, status: 'sold' },
 ]
 const WRITE_CONCERN = { w: 'majority' } as const
+const accessTo = (db: Db): MongoAccess => ({ database: async () => db, writeConcern: WRITE_CONCERN, timeoutMs: DEFAULT_TIMEOUT_MS })
 
 const source = findMongod()
 if (source.kind === 'none') {
-  skippedSuite('MongoDB sandbox tests', source.reason)
+  withoutMongod('MongoDB seed tests', source.reason)
 } else {
   const mongod = sharedMongod(source)
-
-  sandboxSpaceContract('mongodb', async (seed) => {
-    const database = throwawayDatabase(await mongod.uri())
-    const spaceOn = async () => {
-      const db = await database.connect()
-      return mongoSandboxes({ database: async () => db, writeConcern: WRITE_CONCERN, seed })
-    }
-    return { space: await spaceOn(), sibling: spaceOn, dispose: database.dispose }
-  })
-
-  /** The ports of one sandbox on a fresh database, opened by as many instances as asked. */
-  const sandboxOn = async (times = {}) => {
-    const database = throwawayDatabase(await mongod.uri())
-    const open = async () => {
-      const db = await database.connect()
-      const ports = await mongoSandboxes({ database: async () => db, writeConcern: WRITE_CONCERN, seed: [], ...times }).open('aaaa0001')()
-      if (E.isLeft(ports)) throw new Error(ports.left.detail)
-      return ports.right
-    }
-    return { ports: await open(), open, dispose: database.dispose }
-  }
-
-  petRepositoryContract('mongodb sandbox', async () => {
-    const sandbox = await sandboxOn()
-    return { repository: sandbox.ports.pets, sibling: async () => (await sandbox.open()).pets, dispose: sandbox.dispose }
-  })
-
-  idempotencyStoreContract('mongodb sandbox', async (times) => {
-    const sandbox = await sandboxOn(times)
-    return { store: sandbox.ports.idempotency, sibling: async () => (await sandbox.open()).idempotency, dispose: sandbox.dispose }
-  })
 
   const Seed = suite('MongoDB seed of the shared collections')
 
@@ -69,7 +36,7 @@ if (source.kind === 'none') {
     const database = throwawayDatabase(await mongod.uri())
     try {
       const dbs = await Promise.all([database.connect(), database.connect(), database.connect()])
-      const outcomes = await Promise.all(dbs.map((db) => seedMongoPets(db, SHARED_PET_COLLECTIONS, SEED, WRITE_CONCERN)))
+      const outcomes = await Promise.all(dbs.map((db) => seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED)))
       assert.ok(outcomes.some((outcome) => outcome.kind === 'seeded'))
       const pets = await dbs[0]?.collection(SHARED_PET_COLLECTIONS.pets).find().sort({ _id: 1 }).toArray()
       assert.equal(pets, [
@@ -87,7 +54,7 @@ if (source.kind === 'none') {
     try {
       const db = await database.connect()
       await db.collection<{ _id: string; next: number }>(SHARED_PET_COLLECTIONS.counters).insertOne({ _id: 'pets', next: 5 })
-      assert.equal(await seedMongoPets(db, SHARED_PET_COLLECTIONS, SEED, WRITE_CONCERN), { kind: 'not-empty' })
+      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'not-empty' })
       assert.is(await db.collection(SHARED_PET_COLLECTIONS.pets).countDocuments(), 0)
     } finally {
       await database.dispose()

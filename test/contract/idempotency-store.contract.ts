@@ -22,6 +22,11 @@ interface Context {
 
 const TTL_MS = 60_000
 const LEASE_MS = 5_000
+/**
+ * How far each test moves the clock past a boundary. A store on a server's clock sees the test's
+ * clock plus the time the test has run, so no test relies on a millisecond.
+ */
+const MARGIN_MS = 1_000
 const PET: Pet = { id: 7, name: 'Rex', categoryId: 1, status: 'sold' }
 
 const claimToken = async (store: IdempotencyStore, scope: string, fingerprint: string): Promise<string> => {
@@ -97,20 +102,32 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
   contract('lets a claim whose lease ran out be taken over', async (context) => {
     const store = storeOf(context)
     await run(store.claim('client:key-1', 'f1'))
-    context.clock.now += LEASE_MS + 1
+    context.clock.now += LEASE_MS - MARGIN_MS
+    assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'in_progress')
+    context.clock.now += 2 * MARGIN_MS
     assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
   })
 
   contract('lets a holder whose claim was taken over neither complete nor release it', async (context) => {
     const store = storeOf(context)
     const late = await claimToken(store, 'client:key-1', 'f1')
-    context.clock.now += LEASE_MS + 1
+    context.clock.now += LEASE_MS + MARGIN_MS
     const current = await claimToken(store, 'client:key-1', 'f1')
-    await run(store.complete('client:key-1', late, 'f1', PET))
+    assert.is((await store.complete('client:key-1', late, 'f1', PET)())._tag, 'Left')
     await run(store.release('client:key-1', late))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'in_progress', fingerprint: 'f1' })
     await run(store.complete('client:key-1', current, 'f1', { ...PET, id: 8 }))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: { ...PET, id: 8 } })
+  })
+
+  contract('fails a completion by a holder that lost its claim with StoreFailed, naming the pet (issue 13, point 1)', async (context) => {
+    const store = storeOf(context)
+    const late = await claimToken(store, 'client:key-1', 'f1')
+    context.clock.now += LEASE_MS + MARGIN_MS
+    await claimToken(store, 'client:key-1', 'f1')
+    const completed = await store.complete('client:key-1', late, 'f1', PET)()
+    assert.ok(E.isLeft(completed) && completed.left._tag === 'StoreFailed', JSON.stringify(completed))
+    assert.match(E.isLeft(completed) ? completed.left.detail : '', 'pet 7')
   })
 
   contract('never releases a completed record', async (context) => {
@@ -125,9 +142,9 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     const store = storeOf(context)
     const token = await claimToken(store, 'client:key-1', 'f1')
     await run(store.complete('client:key-1', token, 'f1', PET))
-    context.clock.now += TTL_MS - 1
+    context.clock.now += TTL_MS - MARGIN_MS
     assert.equal((await run(store.claim('client:key-1', 'f1'))).kind, 'completed')
-    context.clock.now += 2
+    context.clock.now += 2 * MARGIN_MS
     assert.is((await run(store.claim('client:key-1', 'f1'))).kind, 'claimed')
   })
 

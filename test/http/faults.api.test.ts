@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { servedDocumentOf } from '../../adapters/http/app.js'
+import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { contractChecker } from '../support/contract-checker.js'
@@ -251,7 +252,10 @@ Shutdown('A delayed request is answered at once when shutdown begins, without de
 
 Shutdown.run()
 
-const Limited = apiSuite('PETSTORE_FAULTS=on with PETSTORE_RATE_LIMIT=2', { faults: true, rateLimit: 2 })
+const Limited = apiSuite('PETSTORE_FAULTS=on with PETSTORE_RATE_LIMIT=2', () => ({
+  faults: true,
+  rateLimit: { limit: 2, counter: memoryRateLimitCounter() },
+}))
 
 Limited('The real rate limit runs first: forced requests count, and over the limit the real 429 wins', async ({ api }) => {
   const forced = await api.request('GET', '/v1/pets', prefer('fault=503'))

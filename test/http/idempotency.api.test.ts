@@ -71,6 +71,21 @@ Idempotency('When the key is a quoted Structured Field string, then it is the sa
   assert.equal(retry.body, first.body)
 })
 
+Idempotency(
+  'When the body is invalid, then 400 invalid_body whatever holds the key (a create in progress or done), never 409 or 422',
+  async ({ api }) => {
+    const headers = { 'idempotency-key': 'held-0001' }
+    // An invalid body is answered from the rules alone: the key's state does not matter, nothing is claimed.
+    const [valid, invalid] = await Promise.all([
+      api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Valid' }), headers }),
+      api.request('POST', '/v1/pets', { body: aNewPet({ name: '' }), headers }),
+    ])
+    assert.is(valid.status, 201)
+    assertError(invalid, 400, 'invalid_body')
+    assertError(await api.request('POST', '/v1/pets', { body: { categoryId: 'x' }, headers }), 400, 'invalid_body')
+  },
+)
+
 Idempotency('When the first attempt was invalid, then the key is not used up', async ({ api }) => {
   const headers = { 'idempotency-key': 'fix-and-retry' }
   assertError(await api.request('POST', '/v1/pets', { body: aNewPet({ name: '' }), headers }), 400, 'invalid_body')

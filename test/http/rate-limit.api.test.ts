@@ -1,8 +1,12 @@
+import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
+import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
-import { OTHER_KEY } from '../support/start-api.js'
+import { capturedLogger } from '../support/captured-logger.js'
+import { OTHER_KEY, startApi } from '../support/start-api.js'
 
-const RateLimited = apiSuite('Rate limits (PETSTORE_RATE_LIMIT=3)', { rateLimit: 3 })
+const RateLimited = apiSuite('Rate limits (PETSTORE_RATE_LIMIT=3)', () => ({ rateLimit: { limit: 3, counter: memoryRateLimitCounter() } }))
 
 RateLimited(
   'Every response subject to the limit carries RateLimit-Policy and RateLimit; over the limit, 429 rate_limited with Retry-After',
@@ -32,6 +36,54 @@ RateLimited('Requests with a missing or wrong key are answered 401 and cost a re
     assert.is((await api.request('GET', '/v1/pets', { key: false })).status, 401)
   }
   assert.is((await api.request('GET', '/v1/pets')).status, 200)
+})
+
+RateLimited('Instances that share one counter share one limit: the counter decides, not the instance (issue 13, point 8)', async () => {
+  // Two instances of the service on one shared counter, as on one MongoDB store.
+  const counter = memoryRateLimitCounter()
+  const [first, second] = await Promise.all([
+    startApi({ rateLimit: { limit: 3, counter } }),
+    startApi({ rateLimit: { limit: 3, counter } }),
+  ])
+  try {
+    assert.is((await first.request('GET', '/v1/pets')).status, 200)
+    assert.is((await second.request('GET', '/v1/pets')).status, 200)
+    assert.is((await first.request('GET', '/v1/pets')).status, 200)
+    assertError(await second.request('GET', '/v1/pets'), 429, 'rate_limited')
+    assertError(await first.request('GET', '/v1/pets'), 429, 'rate_limited')
+  } finally {
+    await Promise.all([first.close(), second.close()])
+  }
+})
+
+RateLimited('When the counter fails, requests go through uncounted, without RateLimit, and the failure is logged', async () => {
+  const log = capturedLogger()
+  const down: RateLimitCounter = { hit: () => TE.left({ _tag: 'StoreUnavailable', detail: 'count request for rate limit: timeout' }) }
+  const refused: RateLimitCounter = { hit: () => TE.left({ _tag: 'StoreFailed', detail: 'count request for rate limit: not authorized' }) }
+  for (const counter of [down, refused]) {
+    const api = await startApi({ logger: log.logger, rateLimit: { limit: 1, counter } })
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        const response = await api.request('GET', '/v1/pets')
+        assert.is(response.status, 200)
+        assert.is(response.headers.get('ratelimit-policy'), '"default";q=1;w=60')
+        assert.is(response.headers.get('ratelimit'), null)
+      }
+    } finally {
+      await api.close()
+    }
+  }
+  const notCounted = log
+    .lines()
+    .filter((line) => line.msg === 'rate limit not applied: the request could not be counted, so it goes through')
+  assert.equal(
+    notCounted.map((line) => [line.level, line.detail]),
+    [
+      ...Array.from({ length: 3 }, () => [40, 'count request for rate limit: timeout']),
+      ...Array.from({ length: 3 }, () => [50, 'count request for rate limit: not authorized']),
+    ],
+  )
+  assert.ok(notCounted.every((line) => typeof line.requestId === 'string' && typeof line.keyId === 'string'))
 })
 
 RateLimited.run()

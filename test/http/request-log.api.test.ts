@@ -3,6 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { keyIdOf } from '../../adapters/auth/static-key-authenticator.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
+import { assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, startApi, TEST_KEY } from '../support/start-api.js'
@@ -96,6 +97,29 @@ RequestLog('logs why the store was unavailable, which the client is not told', a
   }
   const line = log.lines().find((entry) => entry.msg === 'request')
   assert.is(line?.detail, 'connection refused')
+})
+
+RequestLog('answers a store failure no retry fixes with 500 and no Retry-After, and logs it as an error with its detail', async () => {
+  const log = capturedLogger()
+  const refused = {
+    ...memoryPetRepository(),
+    insert: () => async () =>
+      E.left({ _tag: 'StoreFailed', detail: 'insert pet: MongoServerError (code 13): not authorized on pets' } as const),
+  }
+  const api = await startApi({ logger: log.logger, pets: refused })
+  try {
+    const response = await api.request('POST', '/v1/pets', { body: aNewPet() })
+    assertError(response, 500, 'internal_error')
+    assert.is(response.headers.get('retry-after'), null)
+    assert.not.match(response.text, 'authorized')
+  } finally {
+    await api.close()
+  }
+  const line = log.lines().find((entry) => entry.msg === 'request')
+  assert.equal(
+    { level: line?.level, status: line?.status, failure: line?.failure, detail: line?.detail },
+    { level: 50, status: 500, failure: 'StoreFailed', detail: 'insert pet: MongoServerError (code 13): not authorized on pets' },
+  )
 })
 
 RequestLog.run()

@@ -68,6 +68,19 @@ Main('When MONGODB_URI carries an option the driver refuses, then it stops namin
   assert.not.match(service.stderr(), /\n\s+at /)
 })
 
+Main('When MONGODB_DB is a name MongoDB refuses, then it stops at once with status 1 naming MONGODB_DB (issue 13, point 5)', async () => {
+  const service = spawnService({
+    PETSTORE_API_KEYS: TEST_KEY,
+    PETSTORE_STORE: 'mongodb',
+    MONGODB_URI: 'mongodb://127.0.0.1:1/petstore',
+    MONGODB_DB: 'pets.v1',
+  })
+  assert.is(await service.exited, 1)
+  assert.match(service.stderr(), 'MONGODB_DB must name a database MongoDB accepts')
+  assert.match(service.stderr(), '"pets.v1" (from MONGODB_DB) contains "."')
+  assert.not.match(service.stdout(), 'listening')
+})
+
 Main('When a setting is invalid, then it stops naming the variable', async () => {
   const service = spawnService({ PORT: 'abc' })
   assert.is(await service.exited, 1)

@@ -1,6 +1,10 @@
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { type Db, MongoClient } from 'mongodb'
+import { suite } from 'uvu'
+import type { MongoIdempotencyTimes } from '../../adapters/mongodb/mongo-idempotency-store.js'
+import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
+import { skippedSuite } from './skipped-suite.js'
 
 /** Where the tests get a mongod, decided before any suite is registered. */
 export type MongodSource =
@@ -20,40 +24,90 @@ const FIND_BINARY = `require('mongodb-memory-server').MongoBinary.getPath().then
   (path) => process.stdout.write(path),
   (error) => { process.stderr.write(String(error.message)); process.exit(1) })`
 
-/**
- * Decides synchronously, because uvu registers suites synchronously: PETSTORE_TEST_MONGODB_URI when
- * set (a server on which the suites create and drop throwaway databases), else a mongod binary from
- * mongodb-memory-server (MONGOMS_SYSTEM_BINARY, its cache, or its download, without retries).
- */
-export const findMongod = (): MongodSource => {
-  const uri = process.env.PETSTORE_TEST_MONGODB_URI
-  if (uri !== undefined && uri !== '') return { kind: 'uri', uri }
+/** A mongod binary from mongodb-memory-server (MONGOMS_SYSTEM_BINARY, its cache, or its download, without retries). */
+const findBinary = (): { readonly path: string } | { readonly why: string } => {
   const found = spawnSync(process.execPath, ['-e', FIND_BINARY], {
     env: { ...process.env, MONGOMS_MAX_RETRIES: process.env.MONGOMS_MAX_RETRIES ?? '0' },
     encoding: 'utf8',
     timeout: FIND_TIMEOUT_MS,
   })
-  if (found.status === 0 && found.stdout !== '') return { kind: 'binary', path: found.stdout }
-  const why = `${found.stderr ?? ''}${found.error?.message ?? ''}`.replace(/\s+/g, ' ').trim().slice(0, 200)
-  return { kind: 'none', reason: `no mongod binary could be had (set MONGOMS_SYSTEM_BINARY or PETSTORE_TEST_MONGODB_URI): ${why}` }
+  if (found.status === 0 && found.stdout !== '') return { path: found.stdout }
+  return { why: `${found.stderr ?? ''}${found.error?.message ?? ''}`.replace(/\s+/g, ' ').trim().slice(0, 200) }
 }
 
-/** Starts (or, for a URI, just uses) the mongod the source names. */
-export const startMongod = async (source: Exclude<MongodSource, { kind: 'none' }>): Promise<RunningMongod> => {
+const fromEnv = (name: string): string | undefined => {
+  const value = process.env[name]
+  return value === undefined || value === '' ? undefined : value
+}
+
+/**
+ * Decides synchronously, because uvu registers suites synchronously: PETSTORE_TEST_MONGODB_URI when
+ * set (a server on which the suites create and drop throwaway databases), else a mongod binary.
+ */
+export const findMongod = (): MongodSource => {
+  const uri = fromEnv('PETSTORE_TEST_MONGODB_URI')
+  if (uri !== undefined) return { kind: 'uri', uri }
+  const binary = findBinary()
+  return 'path' in binary
+    ? { kind: 'binary', path: binary.path }
+    : { kind: 'none', reason: `no mongod binary could be had (set MONGOMS_SYSTEM_BINARY or PETSTORE_TEST_MONGODB_URI): ${binary.why}` }
+}
+
+/**
+ * Where the replica-set suites get one: PETSTORE_TEST_MONGODB_REPLSET_URI when set, else a mongod
+ * binary started as a replica set of three members (MongoMemoryReplSet).
+ */
+export const findReplicaSet = (): MongodSource => {
+  const uri = fromEnv('PETSTORE_TEST_MONGODB_REPLSET_URI')
+  if (uri !== undefined) return { kind: 'uri', uri }
+  const binary = findBinary()
+  return 'path' in binary
+    ? { kind: 'binary', path: binary.path }
+    : {
+        kind: 'none',
+        reason: `no mongod binary could be had (set MONGOMS_SYSTEM_BINARY or PETSTORE_TEST_MONGODB_REPLSET_URI): ${binary.why}`,
+      }
+}
+
+/** Members of the replica set started from a binary: a majority write waits for a secondary. */
+const REPLICA_SET_MEMBERS = 3
+
+/** Starts (or, for a URI, just uses) the mongod the source names: a standalone, or a replica set. */
+export const startMongod = async (
+  source: Exclude<MongodSource, { kind: 'none' }>,
+  topology: 'standalone' | 'replica set' = 'standalone',
+): Promise<RunningMongod> => {
   if (source.kind === 'uri') return { uri: source.uri, stop: async () => undefined }
-  const { MongoMemoryServer } = await import('mongodb-memory-server')
+  const { MongoMemoryReplSet, MongoMemoryServer } = await import('mongodb-memory-server')
+  if (topology === 'replica set') {
+    const set = await MongoMemoryReplSet.create({ replSet: { count: REPLICA_SET_MEMBERS }, binary: { systemBinary: source.path } })
+    return { uri: set.getUri(), stop: async () => void (await set.stop()) }
+  }
   const server = await MongoMemoryServer.create({ binary: { systemBinary: source.path } })
   return { uri: server.getUri(), stop: async () => void (await server.stop()) }
+}
+
+/**
+ * What a MongoDB test file does when no mongod can be had: skip in one line, or, with
+ * PETSTORE_REQUIRE_MONGODB=1 (a machine that has one and must prove the suites), fail.
+ */
+export const withoutMongod = (name: string, reason: string): void => {
+  if (process.env.PETSTORE_REQUIRE_MONGODB !== '1') return skippedSuite(name, reason)
+  const required = suite(name)
+  required(`fails: PETSTORE_REQUIRE_MONGODB=1 and ${reason}`, () => {
+    throw new Error(`${name} must run (PETSTORE_REQUIRE_MONGODB=1), but ${reason}`)
+  })
+  required.run()
 }
 
 /** A database name no one else uses, which a suite may drop. */
 export const throwawayDbName = (): string => `petstore_test_${randomBytes(6).toString('hex')}`
 
 /** One mongod for the whole file, started by the first test that needs it and stopped by the last suite. */
-export const sharedMongod = (source: Exclude<MongodSource, { kind: 'none' }>) => {
+export const sharedMongod = (source: Exclude<MongodSource, { kind: 'none' }>, topology: 'standalone' | 'replica set' = 'standalone') => {
   let running: Promise<RunningMongod> | undefined
   return {
-    uri: async () => (await (running ??= startMongod(source))).uri,
+    uri: async () => (await (running ??= startMongod(source, topology))).uri,
     stop: async () => (running === undefined ? undefined : (await running).stop()),
   }
 }
@@ -78,3 +132,15 @@ export const throwawayDatabase = (uri: string) => {
     },
   }
 }
+
+/**
+ * The contract's times for a MongoDB store, which reads the server's clock: the test's clock
+ * becomes an offset to it, read at each call. The server then sees the test's clock plus the
+ * latency of the call (the contract moves its clock by whole seconds), and records dated a year
+ * ahead, as the contract's clock is, are never deleted by the TTL monitor mid-test.
+ */
+export const onServerClock = ({ recordTtlMs, leaseMs, now }: Required<IdempotencyTimes>): Required<MongoIdempotencyTimes> => ({
+  recordTtlMs,
+  leaseMs,
+  clockOffsetMs: () => now() - Date.now(),
+})

@@ -1,0 +1,96 @@
+import type { CollectionOptions, Db, MongoClientOptions, WriteConcernSettings } from 'mongodb'
+import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
+
+/** PETSTORE_MONGODB_TIMEOUT_MS when not set: the bound on each round trip to the database. */
+export const DEFAULT_TIMEOUT_MS = 2000
+
+/**
+ * How much longer than the server's own bound (`maxTimeMS`) the socket waits: the server's
+ * "time limit exceeded" answer must arrive before the connection is cut, so that a slow operation
+ * is stopped by the server, not abandoned on it.
+ */
+export const SOCKET_GRACE_MS = 1000
+
+/**
+ * What every read and decode of the service relies on, whatever MONGODB_URI says (options given
+ * here win over the URI's, see the driver's parseOptions): reads from the primary, which holds
+ * every acknowledged write, so that a claim's duplicate and a GET right after a 201 are seen; the
+ * `local` read concern, which on the primary shows a write once it is acknowledged; and values
+ * decoded as the io-ts codecs expect them (numbers and strings, never BSON wrappers, bigints or raw
+ * buffers). A `maxStalenessSeconds` in the URI cannot go with the primary: the driver refuses it,
+ * and the service stops at start naming MONGODB_URI.
+ */
+export const PINNED_READS = {
+  readPreference: 'primary',
+  readConcern: { level: 'local' },
+  promoteValues: true,
+  promoteLongs: true,
+  promoteBuffers: false,
+  useBigInt64: false,
+  bsonRegExp: false,
+  raw: false,
+} as const satisfies CollectionOptions
+
+/**
+ * The client's options for PETSTORE_MONGODB_TIMEOUT_MS = `timeoutMs`: finding a server,
+ * connecting and getting a pooled connection are each bounded by it, and the socket waits
+ * SOCKET_GRACE_MS more than the server's own bound. The driver's `timeoutMS` is not used: in 7.9 it
+ * is deprecated and has no effect.
+ */
+export const clientOptions = (timeoutMs: number): MongoClientOptions => {
+  const { readConcern, ...pinned } = PINNED_READS
+  return {
+    ...pinned,
+    // At the client the URI's readConcernLevel would win over a readConcern object (it is applied
+    // after it), so the level is given under the URI's own name.
+    readConcernLevel: readConcern.level,
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    waitQueueTimeoutMS: timeoutMs,
+    socketTimeoutMS: timeoutMs + SOCKET_GRACE_MS,
+  }
+}
+
+/**
+ * A collection's options: the pinned reads, and the write concern with the server-side bound on
+ * waiting for it (`wtimeoutMS`), so that a `majority` write waiting on a lagging secondary is
+ * answered by the server (503) rather than held.
+ */
+export const collectionOptions = (writeConcern: WriteConcernSettings, timeoutMs: number): CollectionOptions => ({
+  ...PINNED_READS,
+  writeConcern: { ...writeConcern, wtimeoutMS: timeoutMs },
+})
+
+/**
+ * The server-side bound of each command (`maxTimeMS`, which also bounds the wait for the write
+ * concern): the server stops the work and answers MaxTimeMSExpired, instead of running on after the
+ * service has given up. createIndex is the exception: the driver drops `maxTimeMS` from it.
+ */
+export const serverBound = (timeoutMs: number): { readonly maxTimeMS: number } => ({ maxTimeMS: timeoutMs })
+
+/** How an adapter reaches its collections. */
+export interface MongoAccess {
+  /** The database, connecting first when needed; a rejection becomes a StoreError. */
+  readonly database: () => Promise<Db>
+  /** Acknowledgement required before a write is answered; `majority` by default. */
+  readonly writeConcern: WriteConcernSettings
+  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS). */
+  readonly timeoutMs: number
+}
+
+/** One of the service's collections, with the pinned reads, the write concern and its bound. */
+export const collectionIn = async <T extends object>(access: MongoAccess, name: string) =>
+  (await access.database()).collection<T>(name, collectionOptions(access.writeConcern, access.timeoutMs))
+
+/** Round trips from a claim to its completion: the claim, the id, the insert, the completion. */
+const CREATE_ROUND_TRIPS = 4
+/** For what the round-trip bounds do not cover: the service's own work between them, a busy event loop. */
+const LEASE_MARGIN_MS = 5000
+
+/**
+ * How long a claim holds its key: longer than the slowest idempotent create that still answers
+ * 201, so that no other request takes the key over from a create that succeeds. Each round trip
+ * is abandoned after `timeoutMs` (see mongo-call.ts), so a create that completes does so within
+ * CREATE_ROUND_TRIPS × timeoutMs of its claim; the 30-second default stays the floor.
+ */
+export const leaseFor = (timeoutMs: number): number => Math.max(DEFAULT_LEASE_MS, CREATE_ROUND_TRIPS * timeoutMs + LEASE_MARGIN_MS)

@@ -1,0 +1,52 @@
+import type { Db, WriteConcernSettings } from 'mongodb'
+import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
+import { mongoCall, upsertOnceMore } from './mongo-call.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
+import { byScope, hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf, WINDOW_END_INDEX } from './rate-limit-queries.js'
+
+export interface MongoRateLimitCounterOptions {
+  readonly database: () => Promise<Db>
+  /** A count is a hint, not a record: acknowledged by the primary alone, `w: 1`, unless given. */
+  readonly writeConcern?: WriteConcernSettings
+  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
+  readonly timeoutMs?: number
+  /** Moves the server's clock as the counter sees it, for tests only. */
+  readonly clockOffsetMs?: () => number
+}
+
+/** Creates the TTL index that deletes counters of past windows; idempotent like every createIndex. */
+export const ensureRateLimitIndexes = async (db: Db): Promise<void> => {
+  await db
+    .collection(RATE_LIMITS_COLLECTION)
+    .createIndex(WINDOW_END_INDEX.key, { name: WINDOW_END_INDEX.name, expireAfterSeconds: WINDOW_END_INDEX.expireAfterSeconds })
+}
+
+/**
+ * The RateLimitCounter port over MongoDB, shared by every instance on the database: one document
+ * per client scope in `rate_limits`, advanced by one atomic upserted findOneAndUpdate whose window
+ * is computed from the server's clock (see hitUpdate). One round trip per counted request.
+ */
+export const mongoRateLimitCounter = ({
+  database,
+  writeConcern = { w: 1 },
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  clockOffsetMs = () => 0,
+}: MongoRateLimitCounterOptions): RateLimitCounter => {
+  const access: MongoAccess = { database, writeConcern, timeoutMs }
+  const bound = serverBound(timeoutMs)
+  return {
+    hit: (scope, windowMs) =>
+      mongoCall(access, 'count request for rate limit', async () => {
+        const counters = await collectionIn<RateLimitDocument>(access, RATE_LIMITS_COLLECTION)
+        const counter = await upsertOnceMore(() =>
+          counters.findOneAndUpdate(byScope(scope), hitUpdate(windowMs, clockOffsetMs()), {
+            ...bound,
+            upsert: true,
+            returnDocument: 'after',
+          }),
+        )
+        if (counter === null) throw new Error('the rate-limit counter was not returned')
+        return { count: counter.count, resetMs: resetMsOf(counter, windowMs) }
+      }),
+  }
+}

@@ -1,0 +1,26 @@
+import type * as TE from 'fp-ts/TaskEither'
+import type { StoreError } from './errors.js'
+
+/** One request, counted in its window. */
+export interface RateLimitHit {
+  /** The requests counted in this window so far, this one included. */
+  readonly count: number
+  /** Milliseconds until the window ends and counting starts again, by the counter's clock. */
+  readonly resetMs: number
+}
+
+/**
+ * The rate-limit counter port: requests per scope (a client) in fixed windows of `windowMs`,
+ * aligned on the counter's clock (window k covers k×windowMs up to (k+1)×windowMs). Every adapter
+ * must pass test/contract/rate-limit-counter.contract.ts:
+ * - hit counts one request and answers the count so far, this one included; of n hits of one
+ *   scope in one window, from any number of instances sharing the counter, the answers are exactly
+ *   1 to n, each once (the limit holds across those instances);
+ * - scopes are counted apart, and each window starts again at 1;
+ * - resetMs is more than 0 and at most windowMs;
+ * - a counter shared by instances decides the window by one clock for all of them;
+ * - hit may fail with StoreUnavailable or StoreFailed; the caller decides what a failed count means.
+ */
+export interface RateLimitCounter {
+  readonly hit: (scope: string, windowMs: number) => TE.TaskEither<StoreError, RateLimitHit>
+}

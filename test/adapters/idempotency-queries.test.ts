@@ -1,0 +1,83 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { claimUpdate, completeUpdate, heldFilter, releaseFilter } from '../../adapters/mongodb/idempotency-queries.js'
+import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
+import { serverTime } from '../../adapters/mongodb/server-clock.js'
+import { applyPipeline } from '../support/pipeline-evaluator.js'
+
+const LEASE_MS = 30_000
+const TTL_MS = 86_400_000
+const T0 = new Date('2026-03-01T12:00:00Z')
+const at = (ms: number): Date => new Date(T0.getTime() + ms)
+const PET: PetDocument = { _id: 7, name: 'Rex', categoryId: 1, status: 'sold' }
+
+/** Every Date a document holds: an instance's clock would show up as one. */
+const datesIn = (value: unknown): ReadonlyArray<Date> => {
+  if (value instanceof Date) return [value]
+  if (typeof value !== 'object' || value === null) return []
+  return Object.values(value).flatMap(datesIn)
+}
+
+const claim = (record: Record<string, unknown> | undefined, token: string, fingerprint: string, serverNow: Date) =>
+  applyPipeline(record, 'client:key', claimUpdate(token, fingerprint, LEASE_MS, 0), serverNow)
+
+const Queries = suite('MongoDB idempotency documents: expiry by the server’s clock (issue 13, point 2)')
+
+Queries('no update carries an instance’s time: every expiry is computed from $$NOW on the server', () => {
+  for (const update of [claimUpdate('t1', 'f1', LEASE_MS, 0), completeUpdate('f1', PET, TTL_MS, 0)]) {
+    assert.equal(datesIn(update), [])
+    assert.match(JSON.stringify(update), '"$$NOW"')
+  }
+  assert.is(serverTime(0), '$$NOW')
+  assert.equal(serverTime(0, LEASE_MS), { $add: ['$$NOW', LEASE_MS] })
+})
+
+Queries('a claim of a missing record takes it for the lease, from the server’s now', () => {
+  assert.equal(claim(undefined, 't1', 'f1', T0), { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) })
+})
+
+Queries('a claim leaves a live claim and a live completed record exactly as they are', () => {
+  const live = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
+  assert.equal(claim(live, 't2', 'f2', at(LEASE_MS - 1)), live)
+  const completed = { ...live, pet: PET, expiresAt: at(TTL_MS) }
+  assert.equal(claim(completed, 't2', 'f2', at(TTL_MS - 1)), completed)
+})
+
+Queries('a claim takes over a record whose time is up by the server’s clock, dropping its pet', () => {
+  const lapsed = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
+  assert.equal(claim(lapsed, 't2', 'f2', at(LEASE_MS)), { _id: 'client:key', token: 't2', fingerprint: 'f2', expiresAt: at(2 * LEASE_MS) })
+  const expired = { ...lapsed, pet: PET, expiresAt: at(TTL_MS) }
+  assert.equal(claim(expired, 't3', 'f3', at(TTL_MS + 1)), {
+    _id: 'client:key',
+    token: 't3',
+    fingerprint: 'f3',
+    expiresAt: at(TTL_MS + 1 + LEASE_MS),
+  })
+})
+
+Queries('completing records the pet for its lifetime from the server’s now, only for the holder', () => {
+  const held = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
+  assert.equal(applyPipeline(held, 'client:key', completeUpdate('f1', PET, TTL_MS, 0), at(5)), {
+    ...held,
+    pet: PET,
+    expiresAt: at(5 + TTL_MS),
+  })
+  assert.equal(heldFilter('client:key', 't1'), { _id: 'client:key', token: 't1' })
+  assert.equal(releaseFilter('client:key', 't1'), { _id: 'client:key', token: 't1', pet: { $exists: false } })
+})
+
+Queries('values from a request stay values: a pet named like an expression is stored as named', () => {
+  const sneaky: PetDocument = { ...PET, name: '$$NOW' }
+  const held = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
+  assert.equal(applyPipeline(held, 'client:key', completeUpdate('$token', sneaky, TTL_MS, 0), T0).pet, sneaky)
+  assert.is(applyPipeline(held, 'client:key', completeUpdate('$token', sneaky, TTL_MS, 0), T0).fingerprint, '$token')
+  assert.is(claim(undefined, '$fingerprint', '$pet', T0).token, '$fingerprint')
+})
+
+Queries('a test moves the server’s clock by an offset, never by sending a time', () => {
+  const update = claimUpdate('t1', 'f1', LEASE_MS, 60_000)
+  assert.equal(datesIn(update), [])
+  assert.equal(applyPipeline(undefined, 'client:key', update, T0).expiresAt, at(60_000 + LEASE_MS))
+})
+
+Queries.run()

@@ -1,0 +1,121 @@
+import * as E from 'fp-ts/Either'
+import {
+  Int32,
+  MongoClientClosedError,
+  MongoInvalidArgumentError,
+  MongoNetworkError,
+  MongoNetworkTimeoutError,
+  MongoParseError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoWriteConcernError,
+  type TopologyDescription,
+} from 'mongodb'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { describeFailure, fromStored, isTransient, toStoreError } from '../../adapters/mongodb/store-error.js'
+
+/** A server error as the driver builds it from a server's reply. */
+const serverError = (code: number, codeName: string, errorLabels: ReadonlyArray<string> = []): MongoServerError =>
+  new MongoServerError({ ok: 0, code, codeName, errmsg: `${codeName} happened`, errorLabels: [...errorLabels] })
+
+const writeConcernError = (code: number, codeName: string): MongoWriteConcernError =>
+  new MongoWriteConcernError({ ok: 1, writeConcernError: { code, codeName, errmsg: `${codeName} happened` } })
+
+// The topology as the driver describes it when selection fails; only `error` is read.
+const noServer = (): MongoServerSelectionError =>
+  new MongoServerSelectionError('Server selection timed out after 2000 ms', {} as TopologyDescription)
+
+const StoreErrors = suite('MongoDB failures: 503 when they pass, 500 when someone must act (issue 13, point 4)')
+
+StoreErrors('no server, a network failure or timeout, and a closed client pass: StoreUnavailable', () => {
+  for (const error of [
+    noServer(),
+    new MongoNetworkError('connection 1 to 127.0.0.1:27017 closed'),
+    new MongoNetworkTimeoutError('connection 2 to 127.0.0.1:27017 timed out'),
+    new MongoClientClosedError(),
+  ]) {
+    assert.ok(isTransient(error), error.name)
+  }
+})
+
+StoreErrors('a failover, a shutdown and the server-side time bounds pass: StoreUnavailable', () => {
+  for (const [code, codeName] of [
+    [10107, 'NotWritablePrimary'],
+    [13435, 'NotPrimaryNoSecondaryOk'],
+    [11602, 'InterruptedDueToReplStateChange'],
+    [189, 'PrimarySteppedDown'],
+    [91, 'ShutdownInProgress'],
+    [11600, 'InterruptedAtShutdown'],
+    [50, 'MaxTimeMSExpired'],
+    [262, 'ExceededTimeLimit'],
+    [112, 'WriteConflict'],
+  ] as const) {
+    assert.ok(isTransient(serverError(code, codeName)), codeName)
+  }
+  assert.ok(isTransient(writeConcernError(64, 'WriteConcernTimeout')), 'wtimeout passed')
+  assert.ok(isTransient(writeConcernError(50, 'MaxTimeMSExpired')), 'maxTimeMS passed while waiting for the write concern')
+})
+
+StoreErrors('an error the server or driver labels retryable passes, whatever its code', () => {
+  assert.ok(isTransient(serverError(9999, 'SomethingNew', ['RetryableWriteError'])))
+  assert.ok(isTransient(serverError(462, 'IngressRequestRateLimitExceeded', ['SystemOverloadedError', 'RetryableError'])))
+})
+
+StoreErrors('refused credentials, rights, names and write concerns do not pass: StoreFailed', () => {
+  // An authentication failure at connection set-up carries HandshakeError and ResetPool, which say
+  // nothing about whether it passes.
+  assert.not.ok(isTransient(serverError(18, 'AuthenticationFailed', ['HandshakeError', 'ResetPool'])))
+  for (const [code, codeName] of [
+    [13, 'Unauthorized'],
+    [73, 'InvalidNamespace'],
+    [11000, 'DuplicateKey'],
+    [121, 'DocumentValidationFailure'],
+    [2, 'BadValue'],
+  ] as const) {
+    assert.not.ok(isTransient(serverError(code, codeName)), codeName)
+  }
+  assert.not.ok(isTransient(writeConcernError(100, 'UnsatisfiableWriteConcern')))
+  assert.not.ok(isTransient(writeConcernError(79, 'UnknownReplWriteConcern')))
+})
+
+StoreErrors('a driver refusing its input, and anything that is no MongoError (a bug), do not pass', () => {
+  assert.not.ok(isTransient(new MongoInvalidArgumentError('Update document requires atomic operators')))
+  assert.not.ok(isTransient(new MongoParseError('option tls=maybe is invalid')))
+  assert.not.ok(isTransient(new TypeError("Cannot read properties of undefined (reading 'next')")))
+  assert.not.ok(isTransient('a string thrown'))
+})
+
+StoreErrors('a code decoded as a BSON Int32 (promoteValues=false) is read as its number', () => {
+  const error = serverError(0, 'NotWritablePrimary')
+  // The driver types `code` as a number; with promoteValues=false the server's reply holds an Int32.
+  error.code = new Int32(10107) as unknown as number
+  assert.ok(isTransient(error))
+})
+
+StoreErrors('the detail names the operation, the class, the code and the message, for the log only', () => {
+  assert.is(
+    describeFailure('insert pet', serverError(13, 'Unauthorized')),
+    'insert pet: MongoServerError (code 13 Unauthorized): Unauthorized happened',
+  )
+  assert.is(describeFailure('list pets', noServer()), 'list pets: MongoServerSelectionError: Server selection timed out after 2000 ms')
+  assert.is(describeFailure('ping', 'x'.repeat(600)).length, 500)
+  assert.equal(toStoreError('ping')(noServer())._tag, 'StoreUnavailable')
+  assert.equal(toStoreError('ping')(serverError(18, 'AuthenticationFailed')), {
+    _tag: 'StoreFailed',
+    detail: 'ping: MongoServerError (code 18 AuthenticationFailed): AuthenticationFailed happened',
+  })
+})
+
+StoreErrors('a stored document that is not a pet is StoreFailed: reading it again gives the same', async () => {
+  assert.equal(
+    await fromStored(E.left('stored pet 7 is malformed: name: must not be empty'))(),
+    E.left({
+      _tag: 'StoreFailed',
+      detail: 'stored pet 7 is malformed: name: must not be empty',
+    }),
+  )
+  assert.equal(await fromStored(E.right(1))(), E.right(1))
+})
+
+StoreErrors.run()

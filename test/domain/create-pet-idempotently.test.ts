@@ -1,0 +1,98 @@
+import * as E from 'fp-ts/Either'
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
+import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
+import { createPetIdempotently, type IdempotentCreateRequest } from '../../src/domain/create-pet-idempotently.js'
+import { aNewPet } from '../support/pet-builder.js'
+
+const LEASE_MS = 1000
+
+const request = (body: unknown = aNewPet()): IdempotentCreateRequest => ({ client: 'client', key: 'key-0001', fingerprint: 'f1', body })
+
+const CreateIdempotently = suite('createPetIdempotently')
+
+CreateIdempotently(
+  'a create that outlived its lease while another request took the key over does not answer its pet (issue 13, point 1)',
+  async () => {
+    let now = 0
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+    const repository = memoryPetRepository()
+    // The insert is slow: meanwhile the lease runs out and a retry of the same request claims the key.
+    const pets = {
+      ...repository,
+      insert: (draft: Parameters<typeof repository.insert>[0]) =>
+        pipe(
+          TE.fromTask(async () => {
+            now += LEASE_MS + 1
+            return idempotency.claim('client:key-0001', 'f1')()
+          }),
+          TE.flatMap(() => repository.insert(draft)),
+        ),
+    }
+    const result = await createPetIdempotently({ pets, idempotency })(request())()
+    assert.ok(E.isLeft(result) && result.left._tag === 'StoreFailed', JSON.stringify(result))
+    // The retry that took the key over holds it: it is not answered with the first request's pet.
+    assert.equal(await idempotency.claim('client:key-0001', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
+  },
+)
+
+/** An idempotency store that records every call and answers from a memory store. */
+const spiedIdempotency = () => {
+  const calls: string[] = []
+  const store = memoryIdempotencyStore()
+  return {
+    calls,
+    store: {
+      claim: (scope: string, fingerprint: string) => (calls.push(`claim ${scope}`), store.claim(scope, fingerprint)),
+      complete: (...args: Parameters<typeof store.complete>) => (calls.push('complete'), store.complete(...args)),
+      release: (scope: string, token: string) => (calls.push('release'), store.release(scope, token)),
+    },
+  }
+}
+
+CreateIdempotently('an invalid body is refused with InvalidPet before any key is claimed (issue 13, point 7)', async () => {
+  const spy = spiedIdempotency()
+  const result = await createPetIdempotently({ pets: memoryPetRepository(), idempotency: spy.store })(request(aNewPet({ name: '' })))()
+  assert.equal(result, E.left({ _tag: 'InvalidPet', problems: ['name: must not be empty'] }))
+  assert.equal(spy.calls, [])
+})
+
+CreateIdempotently('a store failure releases the key, and the failure answered is the create’s', async () => {
+  const spy = spiedIdempotency()
+  const down = { ...memoryPetRepository(), insert: () => TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: timeout' } as const) }
+  const result = await createPetIdempotently({ pets: down, idempotency: spy.store })(request())()
+  assert.equal(result, E.left({ _tag: 'StoreUnavailable', detail: 'insert pet: timeout' }))
+  assert.equal(spy.calls, ['claim client:key-0001', 'release'])
+  assert.is((await spy.store.claim('client:key-0001', 'f1')())._tag, 'Right')
+})
+
+CreateIdempotently(
+  'when the release cannot be written either, the key stays in use until its lease ends, and the log detail says so',
+  async () => {
+    let now = 0
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+    const stuck = {
+      ...idempotency,
+      release: () => TE.left({ _tag: 'StoreUnavailable', detail: 'release idempotency key: timeout' } as const),
+    }
+    const down = { ...memoryPetRepository(), insert: () => TE.left({ _tag: 'StoreFailed', detail: 'insert pet: not authorized' } as const) }
+    const result = await createPetIdempotently({ pets: down, idempotency: stuck })(request())()
+    assert.equal(
+      result,
+      E.left({
+        _tag: 'StoreFailed',
+        detail:
+          'insert pet: not authorized; releasing the idempotency key failed too, so it stays in use until its lease ends: release idempotency key: timeout',
+      }),
+    )
+    const retry = createPetIdempotently({ pets: memoryPetRepository(), idempotency })(request())
+    assert.equal(await retry(), E.left({ _tag: 'IdempotencyKeyInUse' }))
+    now += LEASE_MS
+    assert.is((await retry())._tag, 'Right')
+  },
+)
+
+CreateIdempotently.run()

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+
+const ROOT = resolve(__dirname, '../../..')
+/** How long `npm run start:mongo-memory` may take to give up (issue 13). */
+const GIVE_UP_WITHIN_MS = 5000
+/** The MongoDB test files: each needs a mongod, each skips in one line without one. */
+const MONGO_SUITES = 'adapters[\\\\/]mongo-(pet-repository|sandboxes|store|replica-set)\\.test\\.js$'
+
+interface Finished {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  /** Whether it was still running after `withinMs` and was stopped. */
+  readonly overran: boolean
+}
+
+/** Runs `node args` in the project with `env` (and nothing else of this process's environment but PATH). */
+const runNode = (args: ReadonlyArray<string>, env: Record<string, string>, withinMs: number): Promise<Finished> =>
+  new Promise((done) => {
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    let overran = false
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    const stop = setTimeout(() => {
+      overran = true
+      child.kill('SIGKILL')
+    }, withinMs)
+    child.on('close', (code) => {
+      clearTimeout(stop)
+      done({ code, stdout, stderr, overran })
+    })
+  })
+
+/** Settings under which mongodb-memory-server can have no mongod, even where one is cached or downloadable. */
+const noMongod = (downloadDir: string): Record<string, string> => ({
+  MONGOMS_DOWNLOAD_DIR: downloadDir,
+  // A mirror that refuses at once: the download fails as it does offline.
+  MONGOMS_DOWNLOAD_MIRROR: 'http://127.0.0.1:1',
+})
+
+interface Context {
+  downloadDir: string
+}
+
+const Tooling = suite<Context>('MongoDB tooling without a mongod', { downloadDir: '' })
+
+Tooling.before((context) => {
+  context.downloadDir = mkdtempSync(join(tmpdir(), 'petstore-no-mongod-'))
+})
+Tooling.after((context) => {
+  rmSync(context.downloadDir, { recursive: true, force: true })
+})
+
+Tooling('npm run start:mongo-memory says why in at most two lines and exits 1 within 5 s, without a stack trace', async (context) => {
+  for (const env of [noMongod(context.downloadDir), { MONGOMS_SYSTEM_BINARY: join(context.downloadDir, 'no-such-mongod') }]) {
+    const finished = await runNode(['dist/scripts/start-mongo-memory.js'], env, GIVE_UP_WITHIN_MS)
+    assert.not.ok(finished.overran, `still running after ${GIVE_UP_WITHIN_MS} ms: ${finished.stderr}`)
+    assert.is(finished.code, 1)
+    const lines = finished.stderr.split('\n').filter((line) => line.trim() !== '')
+    assert.ok(lines.length >= 1 && lines.length <= 2, finished.stderr)
+    assert.match(lines[0] ?? '', /^petstore: cannot start a throwaway mongod: /)
+    assert.match(finished.stderr, 'MONGOMS_SYSTEM_BINARY')
+    assert.not.match(finished.stderr, /\n\s+at /)
+    assert.is(finished.stdout, '')
+  }
+})
+
+Tooling('the MongoDB suites skip in one line each without a mongod, and fail instead with PETSTORE_REQUIRE_MONGODB=1', async (context) => {
+  const uvu = ['node_modules/uvu/bin.js', 'dist/test', MONGO_SUITES]
+  const skipped = await runNode(uvu, noMongod(context.downloadDir), 60_000)
+  assert.is(skipped.code, 0, skipped.stdout)
+  assert.is(skipped.stdout.match(/^MongoDB [^\n]*: skipped, /gm)?.length, 4, skipped.stdout)
+  const required = await runNode(uvu, { ...noMongod(context.downloadDir), PETSTORE_REQUIRE_MONGODB: '1' }, 60_000)
+  assert.is(required.code, 1, required.stdout)
+  assert.is(required.stdout.match(/fails: PETSTORE_REQUIRE_MONGODB=1 and no mongod binary could be had/g)?.length, 4, required.stdout)
+})
+
+Tooling.run()

@@ -1,0 +1,126 @@
+/**
+ * A reading of the few aggregation expressions the MongoDB adapters' pipeline updates use, so that
+ * their logic (who claims a record, when a window starts again) is tested on machines without a
+ * mongod. It follows the server's documented semantics for these operators only, and throws on
+ * anything else; the mongod-gated suites check the real server.
+ */
+
+type Doc = Record<string, unknown>
+
+const MISSING = Symbol('missing')
+const REMOVE = Symbol('$$REMOVE')
+
+/** The BSON comparison order of the types used here: missing and null first, Dates last. */
+const rankOf = (value: unknown): number => {
+  if (value === MISSING || value === null) return 1
+  if (typeof value === 'number') return 2
+  if (typeof value === 'string') return 3
+  if (value instanceof Date) return 9
+  if (typeof value === 'boolean') return 8
+  return 4
+}
+
+const compare = (a: unknown, b: unknown): number => {
+  const byRank = rankOf(a) - rankOf(b)
+  if (byRank !== 0) return byRank
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime()
+  if (typeof a === 'number' && typeof b === 'number') return a - b
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0
+  return JSON.stringify(a) === JSON.stringify(b) ? 0 : 1
+}
+
+const typeName = (value: unknown): string => {
+  if (value === MISSING) return 'missing'
+  if (value === null) return 'null'
+  if (value instanceof Date) return 'date'
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'double'
+  if (typeof value === 'string') return 'string'
+  return 'object'
+}
+
+const numberOf = (value: unknown): number => {
+  if (typeof value !== 'number') throw new Error(`not a number: ${String(value)}`)
+  return value
+}
+
+const evaluate = (expression: unknown, doc: Doc, now: Date): unknown => {
+  if (typeof expression === 'string' && expression.startsWith('$$')) {
+    if (expression === '$$NOW') return now
+    if (expression === '$$REMOVE') return REMOVE
+    throw new Error(`unknown variable ${expression}`)
+  }
+  if (typeof expression === 'string' && expression.startsWith('$')) {
+    const value = expression
+      .slice(1)
+      .split('.')
+      .reduce<unknown>(
+        (current, key) => (typeof current === 'object' && current !== null && key in current ? (current as Doc)[key] : MISSING),
+        doc,
+      )
+    return value
+  }
+  if (Array.isArray(expression)) return expression.map((item) => evaluate(item, doc, now))
+  if (typeof expression !== 'object' || expression === null || expression instanceof Date) return expression
+  const entries: ReadonlyArray<[string, unknown]> = Object.entries(expression)
+  const [operator, argument]: [string, unknown] = entries[0] ?? ['', undefined]
+  if (entries.length !== 1 || !operator.startsWith('$')) {
+    return Object.fromEntries(entries.map(([key, value]) => [key, evaluate(value, doc, now)]))
+  }
+  if (operator === '$literal') return argument
+  const raw: ReadonlyArray<unknown> = Array.isArray(argument) ? argument : [argument]
+  // Only the branch taken is evaluated.
+  if (operator === '$cond') return evaluate(evaluate(raw[0], doc, now) === true ? raw[1] : raw[2], doc, now)
+  const args = raw.map((item) => evaluate(item, doc, now))
+  // Arithmetic on a missing or null value is null, as on the server.
+  if (['$add', '$toLong', '$toDate', '$divide', '$multiply', '$floor'].includes(operator) && args.some((item) => rankOf(item) === 1)) {
+    return null
+  }
+  switch (operator) {
+    case '$or':
+      return args.some((item) => item === true)
+    case '$eq':
+      return compare(args[0], args[1]) === 0
+    case '$lte':
+      return compare(args[0], args[1]) <= 0
+    case '$type':
+      return typeName(args[0])
+    case '$add': {
+      const date = args.find((item): item is Date => item instanceof Date)
+      const sum = args.filter((item) => !(item instanceof Date)).reduce<number>((total, item) => total + numberOf(item), 0)
+      return date === undefined ? sum : new Date(date.getTime() + sum)
+    }
+    case '$toLong':
+      return args[0] instanceof Date ? args[0].getTime() : Math.trunc(numberOf(args[0]))
+    case '$toDate':
+      return new Date(numberOf(args[0]))
+    case '$divide':
+      return numberOf(args[0]) / numberOf(args[1])
+    case '$multiply':
+      return numberOf(args[0]) * numberOf(args[1])
+    case '$floor':
+      return Math.floor(numberOf(args[0]))
+    default:
+      throw new Error(`operator ${operator} is not read by this evaluator`)
+  }
+}
+
+/**
+ * The document an update pipeline of `$set` stages leaves, as an upserting update would: applied to
+ * `doc`, or to `{ _id }` when there is none, with `$$NOW` = `now`. Each stage reads the document as
+ * the previous stage left it.
+ */
+export const applyPipeline = (doc: Doc | undefined, id: unknown, pipeline: ReadonlyArray<Record<string, unknown>>, now: Date): Doc =>
+  pipeline.reduce<Doc>(
+    (current, stage) => {
+      const [name, fields] = Object.entries(stage)[0] ?? []
+      if (name !== '$set' || typeof fields !== 'object' || fields === null) throw new Error(`stage ${String(name)} is not read`)
+      const next: Doc = { ...current }
+      for (const [field, expression] of Object.entries(fields)) {
+        const value = evaluate(expression, current, now)
+        if (value === REMOVE || value === MISSING) delete next[field]
+        else next[field] = value
+      }
+      return next
+    },
+    doc ?? { _id: id },
+  )
