@@ -41,7 +41,7 @@ export const staticKeyAuthenticator = (keys: ReadonlyArray<string>): Authenticat
       for (const key of configured) {
         if (matches(presented, key.bytes)) client = key.client
       }
-      return client === undefined ? TE.left(unauthorized('rejected')) : TE.right(client)
+      return client === undefined ? TE.left(unauthorized('invalid')) : TE.right(client)
     },
   }
 }

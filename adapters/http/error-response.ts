@@ -51,7 +51,7 @@ const response = (status: number, code: ErrorCode, message: string, headers: Rea
 const UNAUTHORIZED_MESSAGES = {
   missing: "missing credentials: send 'Authorization: Bearer <API key>'",
   malformed: "malformed Authorization header: expected 'Bearer <API key>'",
-  rejected: 'the API key is not valid',
+  invalid: 'the API key is not valid',
 } as const
 
 /**
