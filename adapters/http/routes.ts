@@ -9,7 +9,7 @@ import { DEPRECATION_HEADERS } from './deprecation.js'
 import { sendCacheable, sendUncached } from './etag.js'
 import { sendFailure } from './error-response.js'
 import { bodyFingerprint, idempotencyKeyOf } from './fingerprint.js'
-import { jsonBody } from './json-body.js'
+import { jsonBody, type JsonBodyState } from './json-body.js'
 import { petJson, petsJson } from './pet-json.js'
 import { nextPageLink, readListRequest } from './list-request.js'
 import type { SandboxState } from './sandboxes.js'
@@ -42,7 +42,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
   })
 
   router.post('createPet', '/v1/pets', ...first, jsonBody(maxBodyBytes), async (ctx) => {
-    const body: unknown = ctx.request.body
+    const body = (ctx.state as JsonBodyState).body
     const key = ctx.headers['idempotency-key']
     const client = (ctx.state as SandboxState).client
     const result =
