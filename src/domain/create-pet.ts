@@ -22,8 +22,14 @@ export const decodeNewPet = (body: unknown): E.Either<InvalidPet, PetDraft> => {
   )
 }
 
-/** createPet (spec §4.2): validate the body, then store it; the store assigns the id. */
+/**
+ * createPet (spec §4.2): validate the body, then store it; the store assigns the id. Validation
+ * is done before the store's TaskEither, which is the only step that needs to be a promise.
+ */
 export const createPet =
   (deps: { readonly pets: PetRepository }) =>
   (body: unknown): TE.TaskEither<InvalidPet | StoreUnavailable, Pet> =>
-    pipe(decodeNewPet(body), TE.fromEither, TE.flatMap(deps.pets.insert))
+    pipe(
+      decodeNewPet(body),
+      E.matchW((invalid) => TE.left(invalid), deps.pets.insert),
+    )
