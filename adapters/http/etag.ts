@@ -1,6 +1,9 @@
 import { hash } from 'node:crypto'
 import type { Context } from 'koa'
 
+/** What Koa's `ctx.type = 'application/json'` sets, without its look-up in the MIME database. */
+export const JSON_TYPE = 'application/json; charset=utf-8'
+
 /**
  * A strong validator of what the client reads: the body and, for a list, its Link header (a page
  * whose `next` appears must change its tag). SHA-1 is plenty for telling versions apart, and cheap.
@@ -34,7 +37,7 @@ export const sendCacheable = (ctx: Context, body: string, link?: string): void =
     ctx.status = 304
     return
   }
-  ctx.type = 'application/json'
+  ctx.set('Content-Type', JSON_TYPE)
   ctx.body = body
 }
 
@@ -42,6 +45,6 @@ export const sendCacheable = (ctx: Context, body: string, link?: string): void =
 export const sendUncached = (ctx: Context, body: string, link?: string): void => {
   ctx.set('Cache-Control', 'private, no-cache')
   if (link !== undefined) ctx.set('Link', link)
-  ctx.type = 'application/json'
+  ctx.set('Content-Type', JSON_TYPE)
   ctx.body = body
 }

@@ -6,7 +6,7 @@ import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { CursorCodec } from './cursor.js'
 import type { Context } from 'koa'
 import { DEPRECATION_HEADERS } from './deprecation.js'
-import { sendCacheable, sendUncached } from './etag.js'
+import { JSON_TYPE, sendCacheable, sendUncached } from './etag.js'
 import { sendFailure } from './error-response.js'
 import { bodyFingerprint, idempotencyKeyOf } from './fingerprint.js'
 import { jsonBody, type JsonBodyState } from './json-body.js'
@@ -23,6 +23,8 @@ export interface RoutesOptions {
   /** Runs first on each of the three operations, before the body is read (forced failures). */
   readonly before?: Middleware
 }
+
+const DEPRECATION_ENTRIES = Object.entries(DEPRECATION_HEADERS)
 
 /** The three operations of the spec: request in, use case, response out. No rules live here. */
 export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, etags, before }: RoutesOptions): void => {
@@ -58,7 +60,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     const pet = result.right
     ctx.status = 201
     ctx.set('Location', `/v1/pets/${pet.id}`)
-    ctx.type = 'application/json'
+    ctx.set('Content-Type', JSON_TYPE)
     ctx.body = petJson(pet)
   })
 
@@ -66,7 +68,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     const result = await useCasesOf(ctx).getPet(ctx.params.petId ?? '')()
     if (E.isLeft(result) && result.left._tag !== 'PetNotFound') return sendFailure(ctx, result.left)
     // Every answer of getPet's own (200 and 404) announces the deprecation.
-    ctx.set(DEPRECATION_HEADERS)
+    for (const [name, value] of DEPRECATION_ENTRIES) ctx.res.setHeader(name, value)
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     sendRead(ctx, petJson(result.right))
   })
