@@ -1,13 +1,20 @@
 import * as E from 'fp-ts/Either'
 import pino, { type Logger } from 'pino'
 import { staticKeyAuthenticator } from '../adapters/auth/static-key-authenticator.js'
-import { buildApp } from '../adapters/http/app.js'
+import { type AppOptions, buildApp } from '../adapters/http/app.js'
 import { cursorCodec } from '../adapters/http/cursor.js'
 import { createHttpServer } from '../adapters/http/http-server.js'
 import { petUseCases } from './domain/use-cases.js'
 import type { Config } from './config.js'
 import { perKeySandboxes } from './sandboxes.js'
 import type { Store } from './domain/store.js'
+
+/**
+ * Log lines are buffered and written 4 KiB at a time, or every 100 ms, whichever comes first, and
+ * whatever is buffered is written when the process exits: one system call per request line was the
+ * largest single cost of a request (docs/performance.md).
+ */
+const LOG_DESTINATION = { dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const SHUTDOWN_DEADLINE_MS = 10_000
@@ -75,10 +82,15 @@ const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> 
 
 /**
  * Wires the adapters for `config` around `store`, listens, and handles shutdown: the composition
- * root shared by `npm start` and the benchmark, which passes a pre-seeded store.
+ * root shared by `npm start` and the benchmark, which passes a pre-seeded store and may turn off
+ * features no setting turns off (`benchmark`), to measure what each costs.
  */
-export const startService = async (config: Config, store: Store): Promise<void> => {
-  const logger = pino({ level: config.logLevel })
+export const startService = async (
+  config: Config,
+  store: Store,
+  benchmark: Pick<AppOptions, 'etags' | 'requestIds'> = {},
+): Promise<void> => {
+  const logger = pino({ level: config.logLevel }, pino.destination(LOG_DESTINATION))
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
   let draining = false
   const shutdownBegun = new AbortController()
@@ -95,6 +107,7 @@ export const startService = async (config: Config, store: Store): Promise<void> 
     shutdown: shutdownBegun.signal,
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
     ...(config.rateLimit === undefined ? {} : { rateLimit: { limit: config.rateLimit, counter: store.rateLimits } }),
+    ...benchmark,
   })
   const server = createHttpServer(app, logger)
   // Clients connecting at once see the seeded store, not an empty one.

@@ -10,19 +10,21 @@ export const keyIdOf = (key: string): string => sha256(key).slice(0, 8)
 
 interface ConfiguredKey {
   readonly bytes: Buffer
+  /** Where a presented key is copied to be compared: one per key, reused, as comparing is synchronous. */
+  readonly candidate: Buffer
   readonly client: Client
 }
 
 /**
  * Compares in time that depends on the configured key's length only: the presented bytes are copied
- * into a buffer of the key's length before timingSafeEqual, so neither content nor length of the
- * presented key shortens the comparison. No per-request hashing.
+ * into a buffer of the key's length (zeroed first) before timingSafeEqual, so neither content nor
+ * length of the presented key shortens the comparison. No per-request hashing or allocation.
  */
-const matches = (presented: Buffer, key: Buffer): boolean => {
-  const candidate = Buffer.alloc(key.length)
+const matches = (presented: Buffer, { bytes, candidate }: ConfiguredKey): boolean => {
+  candidate.fill(0)
   presented.copy(candidate)
-  const sameBytes = timingSafeEqual(candidate, key)
-  return sameBytes && presented.length === key.length
+  const sameBytes = timingSafeEqual(candidate, bytes)
+  return sameBytes && presented.length === bytes.length
 }
 
 /**
@@ -32,6 +34,7 @@ const matches = (presented: Buffer, key: Buffer): boolean => {
 export const staticKeyAuthenticator = (keys: ReadonlyArray<string>): Authenticator => {
   const configured: ReadonlyArray<ConfiguredKey> = keys.map((key) => ({
     bytes: Buffer.from(key, 'utf8'),
+    candidate: Buffer.alloc(Buffer.byteLength(key, 'utf8')),
     client: { keyId: keyIdOf(key), scope: sha256(key) },
   }))
   return {
@@ -39,9 +42,9 @@ export const staticKeyAuthenticator = (keys: ReadonlyArray<string>): Authenticat
       const presented = Buffer.from(apiKey, 'utf8')
       let client: Client | undefined
       for (const key of configured) {
-        if (matches(presented, key.bytes)) client = key.client
+        if (matches(presented, key)) client = key.client
       }
-      return client === undefined ? TE.left(unauthorized('rejected')) : TE.right(client)
+      return client === undefined ? TE.left(unauthorized('invalid')) : TE.right(client)
     },
   }
 }

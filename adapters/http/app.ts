@@ -45,6 +45,10 @@ export interface AppOptions {
   readonly faults?: boolean
   /** Aborted when shutdown begins, so that forced delays end at once. */
   readonly shutdown?: AbortSignal
+  /** ETag and If-None-Match on reads; on unless false (the benchmark turns it off to measure its cost). */
+  readonly etags?: boolean
+  /** X-Request-Id on every answer and in the log; on unless false (likewise, for the benchmark). */
+  readonly requestIds?: boolean
 }
 
 /** The contract this configuration serves at /v1/openapi.json: the parts of features that are off are left out. */
@@ -85,6 +89,7 @@ export const buildApp = (options: AppOptions): Koa => {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    etags: options.etags !== false,
     ...(options.faults === true ? { before: faults(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) } : {}),
   })
   if (options.sandboxes !== undefined) registerSandboxRoutes(router, options.sandboxes)
@@ -92,7 +97,7 @@ export const buildApp = (options: AppOptions): Koa => {
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
   app.silent = true
-  app.use(edge(options.logger, metrics))
+  app.use(edge(options.logger, metrics, options.requestIds !== false))
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
   if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger }))

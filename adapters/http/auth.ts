@@ -3,6 +3,7 @@ import type { Middleware } from 'koa'
 import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { type Unauthorized, unauthorized } from '../../src/domain/errors.js'
 import { sendFailure } from './error-response.js'
+import { duplicateAuthorization } from './http-failures.js'
 
 /**
  * The characters of an API key: RFC 6750's b64token, what can follow `Bearer ` unchanged. Keys are
@@ -24,13 +25,27 @@ export const readBearerToken = (header: string | undefined): E.Either<Unauthoriz
   return match?.[1] === undefined ? E.left(unauthorized('malformed')) : E.right(match[1])
 }
 
+/**
+ * How many Authorization header lines the request has. Node keeps only the first in
+ * `headers.authorization`, so a second one would otherwise go unseen.
+ */
+const authorizationLines = (rawHeaders: ReadonlyArray<string>): number => {
+  let lines = 0
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]
+    if (name?.length === 13 && name.toLowerCase() === 'authorization') lines += 1
+  }
+  return lines
+}
+
 export interface AuthState {
   client?: Client
 }
 
 /**
  * Authenticates every request whose path `protects` says needs a key, before routing, so that without
- * a key nothing reveals which routes exist. A failure is answered here and goes no further.
+ * a key nothing reveals which routes exist. A failure is answered here and goes no further. Two
+ * Authorization headers are refused (400 invalid_request) rather than the first silently winning.
  */
 export const authenticate =
   (authenticator: Authenticator, protects: (path: string) => boolean): Middleware<AuthState> =>
@@ -39,7 +54,8 @@ export const authenticate =
       await next()
       return
     }
-    const token = readBearerToken(ctx.get('Authorization') || undefined)
+    if (authorizationLines(ctx.req.rawHeaders) > 1) return sendFailure(ctx, duplicateAuthorization)
+    const token = readBearerToken(ctx.req.headers.authorization || undefined)
     const result = E.isLeft(token) ? token : await authenticator.authenticate(token.right)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     ctx.state.client = result.right

@@ -16,64 +16,79 @@ export const API_PREFIX = '/v1'
 
 export const isUnderApi = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)
 
+/** The longest path a log line carries; a longer one is cut there and marked with `…`. */
+export const MAX_LOGGED_PATH = 200
+
+/** The path as the client sent it (percent-escapes kept, no query), bounded for the log. */
+export const loggedPath = (path: string): string => (path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path)
+
 /**
  * The outermost middleware, what every request passes through once (one middleware, not four, since
  * each costs a dispatch on every request):
  * - the request id: an incoming X-Request-Id when sane, otherwise a new one, returned on every response;
  * - the headers every response carries; API answers are never stored by caches;
  * - the one exit for anything thrown: a FailureSignal is answered as itself, anything else as a 500;
- * - one JSON log line when the response is decided: method, route pattern, status, duration, request
- *   id, the caller's key id and, for failures, their tag, and for store failures their detail. At
+ * - one JSON log line when the response is decided: method, path (without the query, bounded), route
+ *   pattern, status, duration, request id, the caller's key id and, for failures, their tag, for a
+ *   401 why (`reason`: missing, malformed or invalid), and for store failures their detail. At
  *   `error` level for a store failure no retry fixes (StoreFailed), so that alerts on errors catch
- *   it; `info` otherwise. Never a header value, a key or a body.
+ *   it; `info` otherwise. Never a header value, a key, a query or a body.
  *   With PETSTORE_FAULTS, also the service's own `Preference-Applied`, and `forced` on a forced
  *   failure, so that nobody mistakes it for a real one.
+ * Headers are set on Node's response directly: Koa's setter checks nothing that can fail here.
  */
 export const edge =
-  (logger: Logger, metrics?: RequestMetrics): Middleware<AuthState & FailureState> =>
+  (logger: Logger, metrics?: RequestMetrics, requestIds = true): Middleware<AuthState & FailureState> =>
   async (ctx, next) => {
     const started = performance.now()
-    const requestId = requestIdOf(ctx.get('X-Request-Id'))
-    ctx.set('X-Request-Id', requestId)
-    ctx.set('X-Content-Type-Options', 'nosniff')
-    if (isUnderApi(ctx.path)) ctx.set('Cache-Control', 'no-store')
+    const response = ctx.res
+    const incoming = ctx.req.headers['x-request-id']
+    const requestId = requestIds ? requestIdOf(typeof incoming === 'string' ? incoming : '') : undefined
+    if (requestId !== undefined) response.setHeader('X-Request-Id', requestId)
+    response.setHeader('X-Content-Type-Options', 'nosniff')
+    const path = ctx.path
+    if (isUnderApi(path)) response.setHeader('Cache-Control', 'no-store')
     try {
       await next()
     } catch (error) {
       if (error instanceof FailureSignal) sendFailure(ctx, error.failure)
       else {
-        logger.error({ err: error, requestId, method: ctx.method, path: ctx.path }, 'unexpected failure while answering a request')
+        logger.error({ err: error, requestId, method: ctx.method, path: loggedPath(path) }, 'unexpected failure while answering a request')
         sendFailure(ctx, internalError)
       }
     }
     // @koa/router records the matched pattern on the context; undefined when no route matched.
     const route = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
     const failure = ctx.state.failure
+    const status = ctx.status
     const elapsedMs = performance.now() - started
-    // Node's getHeader: undefined when the header was not set, whatever Koa's types say.
-    const preferenceApplied: unknown = ctx.response.get('Preference-Applied')
+    // Node's getHeader: undefined when the header was not set.
+    const preferenceApplied = response.getHeader('Preference-Applied')
     metrics?.observe(
       ctx.method,
       typeof route === 'string' ? route : 'unmatched',
-      ctx.status,
+      status,
       elapsedMs / 1000,
       failure?._tag === 'StoreUnavailable',
     )
+    // Built field by field: spreading optional parts costs an object each, on every request.
+    const line: Record<string, unknown> = {
+      requestId,
+      method: ctx.method,
+      path: loggedPath(path),
+      route: typeof route === 'string' ? route : null,
+      status,
+      durationMs: Math.round(elapsedMs * 1000) / 1000,
+      keyId: ctx.state.client?.keyId ?? null,
+    }
+    if (failure !== undefined) {
+      line.failure = failure._tag
+      if (failure._tag === 'Unauthorized') line.reason = failure.reason
+      if (failure._tag === 'ForcedFailure') line.forced = true
+      if (failure._tag === 'StoreUnavailable' || failure._tag === 'StoreFailed') line.detail = failure.detail
+    }
+    if (typeof preferenceApplied === 'string') line.preferenceApplied = preferenceApplied
     // A store failure that no retry fixes is logged as an error, with what the operator must fix.
-    const level = failure?._tag === 'StoreFailed' ? 'error' : 'info'
-    logger[level](
-      {
-        requestId,
-        method: ctx.method,
-        route: typeof route === 'string' ? route : null,
-        status: ctx.status,
-        durationMs: Math.round(elapsedMs * 1000) / 1000,
-        keyId: ctx.state.client?.keyId ?? null,
-        ...(failure === undefined ? {} : { failure: failure._tag }),
-        ...(failure?._tag === 'ForcedFailure' ? { forced: true } : {}),
-        ...(typeof preferenceApplied === 'string' ? { preferenceApplied } : {}),
-        ...(failure?._tag === 'StoreUnavailable' || failure?._tag === 'StoreFailed' ? { detail: failure.detail } : {}),
-      },
-      'request',
-    )
+    if (failure?._tag === 'StoreFailed') logger.error(line, 'request')
+    else logger.info(line, 'request')
   }

@@ -31,6 +31,8 @@ export type ErrorCode =
   | 'request_timeout'
   | 'headers_too_large'
   | 'bad_request'
+  | 'invalid_request'
+  | 'expectation_failed'
 
 export interface ErrorResponse {
   readonly body: ErrorBody
@@ -51,7 +53,7 @@ const response = (status: number, code: ErrorCode, message: string, headers: Rea
 const UNAUTHORIZED_MESSAGES = {
   missing: "missing credentials: send 'Authorization: Bearer <API key>'",
   malformed: "malformed Authorization header: expected 'Bearer <API key>'",
-  rejected: 'the API key is not valid',
+  invalid: 'the API key is not valid',
 } as const
 
 /**
@@ -124,6 +126,18 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(431, 'headers_too_large', 'the request headers are too large')
     case 'MalformedRequest':
       return response(400, 'bad_request', 'the request is not valid HTTP/1.1')
+    case 'MissingHost':
+      return response(400, 'bad_request', 'the request has no Host header, which HTTP/1.1 requires')
+    case 'ExpectationFailed':
+      return response(417, 'expectation_failed', "the only Expect this service meets is '100-continue'")
+    case 'TunnelRefused':
+      // RFC 9110 §15.5.6: a 405 lists what the target allows; a tunnel's target allows nothing here.
+      return response(405, 'method_not_allowed', 'CONNECT is not supported: this service is not a proxy', { Allow: '' })
+    case 'DuplicateAuthorization':
+      // RFC 6750 §3.1: a request that is malformed as to its credentials is invalid_request, 400.
+      return response(400, 'invalid_request', "more than one Authorization header: send exactly one, 'Authorization: Bearer <API key>'", {
+        'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request"`,
+      })
     case 'ForcedFailure':
       return forcedResponse(failure.status)
   }

@@ -1,17 +1,31 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 
-/** JSON with object keys sorted at every depth: equal for values that are equal as JSON. */
+/**
+ * JSON with object keys sorted at every depth: equal for values that are equal as JSON. Built by
+ * concatenation, with the keys in the default sort order (UTF-16 code units, as `<` compares):
+ * a body's cost must stay close to the cost of parsing it, however many keys it has.
+ */
 export const canonicalJson = (value: unknown): string => {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (Array.isArray(value)) {
+    let text = '['
+    for (let index = 0; index < value.length; index += 1) text += `${index === 0 ? '' : ','}${canonicalJson(value[index])}`
+    return `${text}]`
+  }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`).join(',')}}`
+    const fields = value as Record<string, unknown>
+    const keys = Object.keys(fields).sort()
+    let text = '{'
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] ?? ''
+      text += `${index === 0 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(fields[key])}`
+    }
+    return `${text}}`
   }
   return JSON.stringify(value) ?? 'null'
 }
 
 /** What an idempotency record remembers of a body: a hash, so that no body is stored twice. */
-export const bodyFingerprint = (body: unknown): string => createHash('sha256').update(canonicalJson(body)).digest('base64url')
+export const bodyFingerprint = (body: unknown): string => hash('sha256', canonicalJson(body), 'base64url')
 
 /** An Idempotency-Key is a Structured Field string ("..."); a bare token is accepted as well. */
 export const idempotencyKeyOf = (header: string): string => (/^"[^"\\]*"$/.test(header) ? header.slice(1, -1) : header)

@@ -13,6 +13,10 @@ export type HttpFailure =
   | { readonly _tag: 'RequestTimeout' }
   | { readonly _tag: 'HeadersTooLarge' }
   | { readonly _tag: 'MalformedRequest' }
+  | { readonly _tag: 'MissingHost' }
+  | { readonly _tag: 'ExpectationFailed' }
+  | { readonly _tag: 'TunnelRefused' }
+  | { readonly _tag: 'DuplicateAuthorization' }
   | { readonly _tag: 'ForcedFailure'; readonly status: ForcedStatus }
 
 /** The statuses a client may force with `Prefer: fault=<status>` when PETSTORE_FAULTS=on. */
@@ -32,5 +36,9 @@ export const internalError: HttpFailure = { _tag: 'InternalError' }
 export const requestTimeout: HttpFailure = { _tag: 'RequestTimeout' }
 export const headersTooLarge: HttpFailure = { _tag: 'HeadersTooLarge' }
 export const malformedRequest: HttpFailure = { _tag: 'MalformedRequest' }
+export const missingHost: HttpFailure = { _tag: 'MissingHost' }
+export const expectationFailed: HttpFailure = { _tag: 'ExpectationFailed' }
+export const tunnelRefused: HttpFailure = { _tag: 'TunnelRefused' }
+export const duplicateAuthorization: HttpFailure = { _tag: 'DuplicateAuthorization' }
 export const rateLimited = (retryAfterSeconds: number): HttpFailure => ({ _tag: 'RateLimited', retryAfterSeconds })
 export const forcedFailure = (status: ForcedStatus): HttpFailure => ({ _tag: 'ForcedFailure', status })

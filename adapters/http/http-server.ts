@@ -1,10 +1,19 @@
 import { randomUUID } from 'node:crypto'
-import { createServer, type Server, STATUS_CODES } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
-import { type ErrorBody, toErrorResponse } from './error-response.js'
-import { type HttpFailure, headersTooLarge, malformedRequest, requestTimeout } from './http-failures.js'
+import { loggedPath, requestIdOf } from './edge.js'
+import { type ErrorResponse, toErrorResponse } from './error-response.js'
+import {
+  expectationFailed,
+  type HttpFailure,
+  headersTooLarge,
+  malformedRequest,
+  missingHost,
+  requestTimeout,
+  tunnelRefused,
+} from './http-failures.js'
 
 /** Limits that keep slow or abusive clients from holding the server (documented in docs/guides/production.md). */
 export interface ServerLimits {
@@ -36,38 +45,90 @@ const failureOf = (error: NodeJS.ErrnoException): HttpFailure => {
 const responseStarted = (socket: Duplex): boolean =>
   (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
 
+/** The headers of an answer Koa never sees, beside the failure's own: the same as on every answer, and a close. */
+const outsideHeaders = (json: string, requestId: string, { headers }: ErrorResponse): Record<string, string> => ({
+  'Content-Type': 'application/json; charset=utf-8',
+  'Content-Length': String(Buffer.byteLength(json)),
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Request-Id': requestId,
+  ...headers,
+  Connection: 'close',
+})
+
 /** A whole HTTP/1.1 response for a request Koa never saw: the same Error body, then the connection closes. */
-export const rawErrorResponse = (body: ErrorBody, requestId: string): string => {
-  const json = JSON.stringify(body)
-  return [
-    `HTTP/1.1 ${body.status} ${STATUS_CODES[body.status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(json)}`,
-    'Cache-Control: no-store',
-    'X-Content-Type-Options: nosniff',
-    `X-Request-Id: ${requestId}`,
-    'Connection: close',
-    '',
-    json,
-  ].join('\r\n')
+export const rawErrorResponse = (answer: ErrorResponse, requestId: string): string => {
+  const json = JSON.stringify(answer.body)
+  const headers = Object.entries(outsideHeaders(json, requestId, answer)).map(([name, value]) => `${name}: ${value}`)
+  return [`HTTP/1.1 ${answer.body.status} ${STATUS_CODES[answer.body.status] ?? 'Error'}`, ...headers, '', json].join('\r\n')
+}
+
+/** The id of a request Koa never saw: its own X-Request-Id when sane, as on every other answer. */
+const requestIdFrom = (request: IncomingMessage): string => {
+  const incoming = request.headers['x-request-id']
+  return requestIdOf(typeof incoming === 'string' ? incoming : '')
 }
 
 /**
- * The HTTP server around the Koa app, with timeouts set, and Node's own answers (timeouts,
- * oversized headers, unparseable requests) given as JSON Errors whenever a response can still be written.
+ * The HTTP server around the Koa app, with timeouts set, and Node's own answers given as JSON Errors
+ * with a log line, whenever a response can still be written:
+ * - timeouts, oversized headers and unparseable requests (408, 431, 400 bad_request);
+ * - an HTTP/1.1 request without Host (400 bad_request), which Node would answer with an empty body;
+ * - an `Expect` other than `100-continue` (417 expectation_failed), which Node would answer bare;
+ * - CONNECT (405 method_not_allowed: this is no proxy), whose connection Node would close unanswered.
+ * Each closes the connection. A client that half-closes its connection after sending a request
+ * (a compressed body, inflated asynchronously, is still being read then) gets its answer before
+ * the connection closes: Node would otherwise abort the request and close at once.
  */
 export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server => {
   const handle = app.callback()
-  // Koa's handler answers its own failures; nothing is left for the returned promise to report.
+  /** The same line the edge writes for requests Koa answers, so that every answer is in the log. */
+  const log = (requestId: string, request: IncomingMessage | undefined, failure: HttpFailure, status: number): void =>
+    logger.info(
+      {
+        requestId,
+        method: request?.method ?? null,
+        path: request?.url === undefined ? null : loggedPath(request.url.split('?')[0] ?? ''),
+        route: null,
+        status,
+        keyId: null,
+        failure: failure._tag,
+      },
+      'request',
+    )
+  const answer = (request: IncomingMessage, response: ServerResponse, failure: HttpFailure): void => {
+    const failed = toErrorResponse(failure)
+    const requestId = requestIdFrom(request)
+    const json = JSON.stringify(failed.body)
+    response.writeHead(failed.body.status, outsideHeaders(json, requestId, failed))
+    response.end(json)
+    log(requestId, request, failure, failed.body.status)
+  }
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+      // Checked below, so that the answer is a JSON Error and is logged.
+      requireHostHeader: false,
     },
-    (request, response) => void handle(request, response),
+    (request, response) => {
+      if (request.httpVersion === '1.1' && request.headers.host === undefined) return answer(request, response, missingHost)
+      // Koa's handler answers its own failures; nothing is left for the returned promise to report.
+      void handle(request, response)
+    },
   )
+  // Node's own switch for a request whose client half-closed (not an option of createServer): the
+  // request is answered, then the connection ends.
+  ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => answer(request, response, expectationFailed))
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const requestId = requestIdFrom(request)
+    const failed = toErrorResponse(tunnelRefused)
+    socket.end(rawErrorResponse(failed, requestId))
+    log(requestId, request, tunnelRefused, failed.body.status)
+  })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A response already started, or a connection reset by the client: nothing can be said any more.
     if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
@@ -75,11 +136,10 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
       return
     }
     const failure = failureOf(error)
-    const { body } = toErrorResponse(failure)
+    const failed = toErrorResponse(failure)
     const requestId = randomUUID()
-    socket.end(rawErrorResponse(body, requestId))
-    // The same line the edge writes for requests Koa answers, so that every answer is in the log.
-    logger.info({ requestId, method: null, route: null, status: body.status, keyId: null, failure: failure._tag }, 'request')
+    socket.end(rawErrorResponse(failed, requestId))
+    log(requestId, undefined, failure, failed.body.status)
   })
   return server
 }

@@ -1,30 +1,34 @@
 import { isUtf8 } from 'node:buffer'
-import { bodyParser } from '@koa/bodyparser'
+import type { IncomingMessage } from 'node:http'
+import * as E from 'fp-ts/Either'
+import inflate from 'inflation'
 import type { Middleware } from 'koa'
-import { FailureSignal, sendFailure } from './error-response.js'
+import getRawBody from 'raw-body'
+import { sendFailure } from './error-response.js'
 import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType } from './http-failures.js'
+import { parseJsonText } from './json-text.js'
 
 /** Default largest request body accepted, in bytes (1 MiB; PETSTORE_MAX_BODY_BYTES). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
-const MAX_PARSER_DETAIL = 120
 /** Deeper JSON than any pet needs is refused, so that nothing downstream recurses without bound. */
 export const MAX_JSON_DEPTH = 64
 const EMPTY_BODY = 'the request body is empty; send a JSON object'
 
-interface BodyParserError {
+/** Where jsonBody leaves the parsed body for the route. */
+export interface JsonBodyState {
+  body?: unknown
+}
+
+interface ReadError {
   readonly type?: string
   readonly status?: number
   readonly code?: string
 }
 
-/** The body parser (co-body, raw-body) reports problems by `type`; each becomes a client error. */
-const fromParserError = (error: unknown, limitBytes: number): HttpFailure => {
-  // The JSON parser (@hapi/bourne) throws a SyntaxError, also for a `__proto__` key it refuses.
-  if (error instanceof SyntaxError) {
-    return malformedJson(`the body is not valid JSON: ${error.message.slice(0, MAX_PARSER_DETAIL)}`)
-  }
-  const { type, status, code } = (typeof error === 'object' && error !== null ? error : {}) as BodyParserError
+/** What reading the body (raw-body, inflation, zlib) reports, as the failure a client is told about. */
+const fromReadError = (error: unknown, limitBytes: number): HttpFailure => {
+  const { type, status, code } = (typeof error === 'object' && error !== null ? error : {}) as ReadError
   if (type === 'entity.too.large') return payloadTooLarge(limitBytes)
   // inflation refuses an unknown Content-Encoding with status 415 and no type.
   if (status === 415) return unsupportedMediaType('unsupported Content-Encoding: send identity, gzip, deflate or br')
@@ -33,59 +37,44 @@ const fromParserError = (error: unknown, limitBytes: number): HttpFailure => {
   return malformedJson('the body could not be read completely (aborted or wrong Content-Length)')
 }
 
-/** Whether `value` nests arrays or objects deeper than `max`, found without recursion. */
-export const nestsDeeperThan = (value: unknown, max: number): boolean => {
-  const pending: Array<readonly [unknown, number]> = [[value, 1]]
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [node, depth] = next
-    if (typeof node !== 'object' || node === null) continue
-    if (depth > max) return true
-    for (const child of Object.values(node)) pending.push([child, depth + 1])
-  }
-  return false
+/**
+ * The body's bytes, decoded from its Content-Encoding, at most `limit` of them (the limit applies
+ * to the decoded body). A plain body must have the length its Content-Length announced.
+ */
+const readBytes = (request: IncomingMessage, limit: number): Promise<Buffer> => {
+  const length = request.headers['content-length']
+  const identity = (request.headers['content-encoding'] ?? 'identity') === 'identity'
+  return getRawBody(inflate(request), { limit, ...(length !== undefined && identity ? { length: Number(length) } : {}) })
 }
 
 const isUtf8Charset = (charset: string): boolean => /^utf-?8$/i.test(charset)
 
 /**
- * Reads a JSON request body into ctx.request.body. Before parsing it insists on a body, on
- * `application/json` (the parser alone would turn a text/plain body into `{}`) and on UTF-8, the
- * only charset JSON has (RFC 8259 §8.1).
+ * Reads a JSON request body into ctx.state.body, reading and parsing it once. Before reading it
+ * insists on a body, on `application/json` (anything else is 415) and on UTF-8, the only charset
+ * JSON has (RFC 8259 §8.1): bytes that are not UTF-8 are refused rather than replaced with U+FFFD.
+ * The parse (json-text.ts) refuses `__proto__` keys, nesting deeper than MAX_JSON_DEPTH, and reads
+ * no integer into a number whose literal was not one.
  */
-export const jsonBody = (limitBytes: number): Middleware => {
-  const parse = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: limitBytes,
-    jsonStrict: false,
-    // Latin-1 maps every byte to one character and back, so the exact bytes sent can be recovered
-    // and checked as UTF-8 below: the parser's own UTF-8 decoding would turn invalid bytes into
-    // U+FFFD silently. JSON's structure is ASCII, so the parser's verdict (syntax, `__proto__`)
-    // is the same for both decodings.
-    encoding: 'latin1',
-    onError: (error) => {
-      throw new FailureSignal(fromParserError(error, limitBytes))
-    },
-  })
-  return async (ctx, next) => {
+export const jsonBody =
+  (limitBytes: number): Middleware<JsonBodyState> =>
+  async (ctx, next) => {
     const type = ctx.is('application/json')
     if (type === null || ctx.request.length === 0) return sendFailure(ctx, malformedJson(EMPTY_BODY))
-    if (type === false) {
-      return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
-    }
+    if (type === false) return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
     const charset = ctx.request.charset
-    if (charset !== '' && !isUtf8Charset(charset)) {
-      return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
+    if (charset !== '' && !isUtf8Charset(charset)) return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
+    let bytes: Buffer
+    try {
+      bytes = await readBytes(ctx.req, limitBytes)
+    } catch (error) {
+      return sendFailure(ctx, fromReadError(error, limitBytes))
     }
-    // An empty body can also arrive with a length of 0 or chunked; it is only known once read.
-    await parse(ctx, async () => {
-      if (ctx.request.rawBody === '') return sendFailure(ctx, malformedJson(EMPTY_BODY))
-      const bytes = Buffer.from(ctx.request.rawBody, 'latin1')
-      if (!isUtf8(bytes)) return sendFailure(ctx, malformedJson('the body is not valid UTF-8'))
-      ctx.request.body = JSON.parse(bytes.toString('utf8')) as unknown
-      if (nestsDeeperThan(ctx.request.body, MAX_JSON_DEPTH)) {
-        return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
-      }
-      await next()
-    })
+    // An empty body can also arrive chunked, or compressed; it is only known once read.
+    if (bytes.length === 0) return sendFailure(ctx, malformedJson(EMPTY_BODY))
+    if (!isUtf8(bytes)) return sendFailure(ctx, malformedJson('the body is not valid UTF-8'))
+    const parsed = parseJsonText(bytes.toString('utf8'), MAX_JSON_DEPTH)
+    if (E.isLeft(parsed)) return sendFailure(ctx, malformedJson(parsed.left))
+    ctx.state.body = parsed.right
+    await next()
   }
-}

@@ -6,10 +6,11 @@ import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { CursorCodec } from './cursor.js'
 import type { Context } from 'koa'
 import { DEPRECATION_HEADERS } from './deprecation.js'
-import { sendCacheable } from './etag.js'
+import { JSON_TYPE, sendCacheable, sendUncached } from './etag.js'
 import { sendFailure } from './error-response.js'
 import { bodyFingerprint, idempotencyKeyOf } from './fingerprint.js'
-import { jsonBody } from './json-body.js'
+import { jsonBody, type JsonBodyState } from './json-body.js'
+import { petJson, petsJson } from './pet-json.js'
 import { nextPageLink, readListRequest } from './list-request.js'
 import type { SandboxState } from './sandboxes.js'
 
@@ -17,28 +18,33 @@ export interface RoutesOptions {
   readonly useCases: PetUseCases
   readonly cursors: CursorCodec
   readonly maxBodyBytes: number
+  /** Whether reads carry an ETag and answer If-None-Match. */
+  readonly etags: boolean
   /** Runs first on each of the three operations, before the body is read (forced failures). */
   readonly before?: Middleware
 }
 
+const DEPRECATION_ENTRIES = Object.entries(DEPRECATION_HEADERS)
+
 /** The three operations of the spec: request in, use case, response out. No rules live here. */
-export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, before }: RoutesOptions): void => {
+export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, etags, before }: RoutesOptions): void => {
   // Router-level, so that what runs first is still logged and measured under the route's pattern.
   const first = before === undefined ? [] : [before]
   /** The caller's sandbox's use cases when sandboxes are on, else everyone's. */
   const useCasesOf = (ctx: Context): PetUseCases => (ctx.state as SandboxState).useCases ?? useCases
+  const sendRead = etags ? sendCacheable : sendUncached
 
   router.get('listPets', '/v1/pets', ...first, async (ctx) => {
-    const request = readListRequest(ctx.query, cursors)
+    const request = readListRequest(ctx.querystring, cursors)
     if (E.isLeft(request)) return sendFailure(ctx, request.left)
     const result = await useCasesOf(ctx).listPets(request.right)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     const next = result.right.next
-    sendCacheable(ctx, result.right.pets, O.isSome(next) ? nextPageLink(request.right, cursors.encode(next.value)) : undefined)
+    sendRead(ctx, petsJson(result.right.pets), O.isSome(next) ? nextPageLink(request.right, cursors.encode(next.value)) : undefined)
   })
 
   router.post('createPet', '/v1/pets', ...first, jsonBody(maxBodyBytes), async (ctx) => {
-    const body: unknown = ctx.request.body
+    const body = (ctx.state as JsonBodyState).body
     const key = ctx.headers['idempotency-key']
     const client = (ctx.state as SandboxState).client
     const result =
@@ -54,15 +60,16 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     const pet = result.right
     ctx.status = 201
     ctx.set('Location', `/v1/pets/${pet.id}`)
-    ctx.body = pet
+    ctx.set('Content-Type', JSON_TYPE)
+    ctx.body = petJson(pet)
   })
 
   router.get('getPet', '/v1/pets/:petId', ...first, async (ctx) => {
     const result = await useCasesOf(ctx).getPet(ctx.params.petId ?? '')()
     if (E.isLeft(result) && result.left._tag !== 'PetNotFound') return sendFailure(ctx, result.left)
     // Every answer of getPet's own (200 and 404) announces the deprecation.
-    ctx.set(DEPRECATION_HEADERS)
+    for (const [name, value] of DEPRECATION_ENTRIES) ctx.res.setHeader(name, value)
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
-    sendCacheable(ctx, result.right)
+    sendRead(ctx, petJson(result.right))
   })
 }

@@ -11,7 +11,7 @@ export interface Client {
 
 /**
  * The authentication port: given the API key a client presented, say who it is or refuse it with
- * Unauthorized('rejected'). Asynchronous so that a key service or database can stand behind it.
+ * Unauthorized('invalid'). Asynchronous so that a key service or database can stand behind it.
  */
 export interface Authenticator {
   readonly authenticate: (apiKey: string) => TE.TaskEither<Unauthorized, Client>

@@ -5,8 +5,8 @@
 export type InvalidPet = { readonly _tag: 'InvalidPet'; readonly problems: ReadonlyArray<string> }
 export type InvalidParameter = { readonly _tag: 'InvalidParameter'; readonly problems: ReadonlyArray<string> }
 export type PetNotFound = { readonly _tag: 'PetNotFound'; readonly id: string }
-/** missing: no credential; malformed: not `Bearer <key>`; rejected: a well-formed key that is not valid. */
-export type UnauthorizedReason = 'missing' | 'malformed' | 'rejected'
+/** missing: no credential; malformed: not `Bearer <key>`; invalid: a well-formed key that is not valid. */
+export type UnauthorizedReason = 'missing' | 'malformed' | 'invalid'
 export type Unauthorized = { readonly _tag: 'Unauthorized'; readonly reason: UnauthorizedReason }
 /**
  * The store did not answer in time, or failed in a way that passes (no server, network, failover,

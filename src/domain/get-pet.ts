@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either'
-import { pipe } from 'fp-ts/function'
+import { flow, pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
 import { type InvalidParameter, invalidParameter, type PetNotFound, petNotFound, type StoreError } from './errors.js'
@@ -18,21 +18,23 @@ export const decodePetId = (text: string): E.Either<InvalidParameter, bigint> =>
   return value === undefined || value < INT64_MIN || value > INT64_MAX ? E.left(invalidParameter([PET_ID_PROBLEM])) : E.right(value)
 }
 
-/** Ids are positive safe integers, so only those need a look-up. */
-const storableId = (id: bigint): O.Option<number> => (id > 0n && id <= BigInt(Number.MAX_SAFE_INTEGER) ? O.some(Number(id)) : O.none)
+const MAX_STORABLE_ID = BigInt(Number.MAX_SAFE_INTEGER)
 
-/** getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. */
+/** Ids are positive safe integers, so only those need a look-up. */
+const storableId = (id: bigint): O.Option<number> => (id > 0n && id <= MAX_STORABLE_ID ? O.some(Number(id)) : O.none)
+
+/**
+ * getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. The id is read before the
+ * TaskEither starts: every step of one is a promise, and only the store needs to be one.
+ */
 export const getPet =
   (deps: { readonly pets: PetRepository }) =>
-  (petIdText: string): TE.TaskEither<InvalidParameter | PetNotFound | StoreError, Pet> =>
-    pipe(
-      decodePetId(petIdText),
-      TE.fromEither,
-      TE.flatMap((id) =>
-        pipe(
-          storableId(id),
-          O.match(() => TE.left<PetNotFound | StoreError, O.Option<Pet>>(petNotFound(id.toString())), deps.pets.findById),
-          TE.flatMap(TE.fromOption(() => petNotFound(id.toString()))),
-        ),
-      ),
+  (petIdText: string): TE.TaskEither<InvalidParameter | PetNotFound | StoreError, Pet> => {
+    const id = decodePetId(petIdText)
+    if (E.isLeft(id)) return TE.left(id.left)
+    const notFound = (): PetNotFound => petNotFound(id.right.toString())
+    return pipe(
+      storableId(id.right),
+      O.match(() => TE.left(notFound()), flow(deps.pets.findById, TE.flatMap(TE.fromOption(notFound)))),
     )
+  }

@@ -63,12 +63,14 @@ const toPage =
     return { pets: page, next: pets.length > limit && last !== undefined ? O.some(last.id) : O.none }
   }
 
-/** listPets (spec §4.1): a page of pets in ascending id order. */
+/**
+ * listPets (spec §4.1): a page of pets in ascending id order. The parameters are read before the
+ * TaskEither starts: every step of one is a promise, and only the store needs to be one.
+ */
 export const listPets =
   (deps: { readonly pets: PetRepository }) =>
-  (request: ListPetsRequest): TE.TaskEither<InvalidParameter | StoreError, PetPage> =>
-    pipe(
-      decodeListRequest(request),
-      TE.fromEither,
-      TE.flatMap((query) => pipe(deps.pets.list({ ...query, limit: query.limit + 1 }), TE.map(toPage(query.limit)))),
-    )
+  (request: ListPetsRequest): TE.TaskEither<InvalidParameter | StoreError, PetPage> => {
+    const query = decodeListRequest(request)
+    if (E.isLeft(query)) return TE.left(query.left)
+    return pipe(deps.pets.list({ ...query.right, limit: query.right.limit + 1 }), TE.map(toPage(query.right.limit)))
+  }

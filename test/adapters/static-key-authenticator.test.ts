@@ -30,7 +30,7 @@ StaticKeyAuthenticator('gives each key a distinct full-length scope that does no
 StaticKeyAuthenticator('rejects a wrong key, a prefix, an extension and a key differing in case', async () => {
   const authenticator = staticKeyAuthenticator(KEYS)
   for (const key of ['wrong-key-0123456789', 'first-key-012345678', 'first-key-01234567890', 'FIRST-KEY-0123456789', '']) {
-    assert.equal(await authenticator.authenticate(key)(), E.left({ _tag: 'Unauthorized', reason: 'rejected' }), key)
+    assert.equal(await authenticator.authenticate(key)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }), key)
   }
 })
 

@@ -5,33 +5,68 @@ import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 
 /**
- * `npm run bench`: the composed service against a raw node:http server doing the same work, in
- * alternating rounds, with wrk pinned to another core. Prints requests per second, the ratio
- * service/limit and p99 latency per endpoint, how list and get scale to 1,000,000 pets, and the
- * resident memory with 1,000,000 pets. Figures only: nothing here passes or fails.
+ * `npm run bench`, in one run: the bare node:http server against the minimal server (the limit);
+ * the composed service against the minimal server, with every feature at its default and with
+ * each feature turned off in turn (what each costs); the service against json-server; what a
+ * hostile body costs; how list and get scale to 1,000,000 pets and the memory that takes. Rounds
+ * alternate between the servers compared, so that a noisy moment of the machine hits them all.
+ * Figures only: nothing here passes or fails (docs/performance.md).
  */
 
+const QUICK = process.env.BENCH_QUICK === '1'
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? '1' : '3'))
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? '2' : '5'))
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? '16')
 const KEY = 'bench-key-0123456789abcdef'
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '3')
-const SECONDS = Number(process.env.BENCH_SECONDS ?? '5')
-const CONNECTIONS = 50
+const PETS = 1000
 const SERVICE = resolve(__dirname, 'seeded-service.js')
-const JSON_SERVER = resolve(__dirname, '../../../node_modules/json-server/lib/cli/bin.js')
 const RAW = resolve(__dirname, 'raw-server.js')
+const BARE = resolve(__dirname, 'bare-server.js')
+const JSON_SERVER = resolve(__dirname, '../../../node_modules/json-server/lib/cli/bin.js')
 const SERVER_CORE = '0'
 const LOAD_CORE = cpus().length > 1 ? '1' : '0'
 
 interface Scenario {
   readonly name: string
   readonly method: 'GET' | 'POST'
-  readonly path: (pets: number) => string
+  readonly path: string
+  /** json-server 0.17's spelling of the same request. */
+  readonly jsonServerPath: string
+  /** The wrk script that sends it; none for a plain GET. */
+  readonly script?: string
 }
 
+const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
+const script = (name: string, text: string): string => {
+  const file = join(work, name)
+  writeFileSync(file, text)
+  return file
+}
+const POST_BODY = '{"name":"Rex","categoryId":1,"status":"sold"}'
+const POST = script('post.lua', `wrk.method = "POST"\nwrk.body = '${POST_BODY}'\nwrk.headers["Content-Type"] = "application/json"\n`)
+/** Every request a new Idempotency-Key, so that each is a first create, never a replay. */
+const POST_IDEMPOTENT = script(
+  'post-idempotent.lua',
+  `wrk.method = "POST"\nwrk.body = '${POST_BODY}'\nwrk.headers["Content-Type"] = "application/json"\n` +
+    `local n = 0\nrequest = function()\n  n = n + 1\n  wrk.headers["Idempotency-Key"] = "bench-" .. n\n  return wrk.format()\nend\n`,
+)
+
+const LIST: Scenario = { name: 'list (limit 20)', method: 'GET', path: '/v1/pets?limit=20', jsonServerPath: '/pets?_limit=20' }
 const SCENARIOS: ReadonlyArray<Scenario> = [
-  { name: 'list (limit 20)', method: 'GET', path: () => '/v1/pets?limit=20' },
-  { name: 'list status=sold', method: 'GET', path: () => '/v1/pets?limit=20&status=sold' },
-  { name: 'get by id', method: 'GET', path: (pets) => `/v1/pets/${Math.floor(pets / 2)}` },
-  { name: 'create', method: 'POST', path: () => '/v1/pets' },
+  LIST,
+  { name: 'list status=sold', method: 'GET', path: '/v1/pets?limit=20&status=sold', jsonServerPath: '/pets?status=sold&_limit=20' },
+  { name: 'get by id', method: 'GET', path: `/v1/pets/${PETS / 2}`, jsonServerPath: `/pets/${PETS / 2}` },
+  // Last: the pets it adds come after every page and id the other scenarios read.
+  { name: 'create', method: 'POST', path: '/v1/pets', jsonServerPath: '/pets', script: POST },
+]
+const IDEMPOTENT_CREATE: Scenario = { ...SCENARIOS[3]!, name: 'create, Idempotency-Key', script: POST_IDEMPOTENT }
+
+/** The features measured by turning each off (seeded-service.ts, BENCH_OFF), and the scenarios each applies to. */
+const FEATURES: ReadonlyArray<{ readonly name: string; readonly off: string; readonly reads: boolean }> = [
+  { name: 'log line', off: 'log', reads: false },
+  { name: 'metrics', off: 'metrics', reads: false },
+  { name: 'ETag', off: 'etag', reads: true },
+  { name: 'request id', off: 'request-id', reads: false },
 ]
 
 interface Measure {
@@ -46,52 +81,37 @@ const median = (values: ReadonlyArray<number>): number => {
 }
 
 let nextPort = 19_100
-const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
-const POST_SCRIPT = join(work, 'post.lua')
-writeFileSync(
-  POST_SCRIPT,
-  `wrk.method = "POST"\nwrk.body = '{"name":"Rex","categoryId":1,"status":"sold"}'\nwrk.headers["Content-Type"] = "application/json"\n`,
-)
 
 /** json-server's database: the same pets the service is seeded with. */
-const jsonServerDb = (pets: number): string => {
-  const file = join(work, `db-${pets}.json`)
-  const statuses = ['available', 'pending', 'sold']
-  writeFileSync(
-    file,
+const jsonServerDb = (pets: number): string =>
+  script(
+    `db-${pets}.json`,
     JSON.stringify({
       pets: Array.from({ length: pets }, (_, index) => ({
         id: index + 1,
         name: `pet ${index}`,
         categoryId: index % 10,
-        status: statuses[index % 3],
+        status: ['available', 'pending', 'sold'][index % 3],
       })),
     }),
   )
-  return file
-}
-
-/** The same work in json-server 0.17's query language (it has no authentication). */
-const JSON_SERVER_PATHS: Readonly<Record<string, (pets: number) => string>> = {
-  'list (limit 20)': () => '/pets?_limit=20',
-  'list status=sold': () => '/pets?status=sold&_limit=20',
-  'get by id': (pets) => `/pets/${Math.floor(pets / 2)}`,
-  create: () => '/pets',
-}
 
 interface Server {
+  readonly name: string
   readonly url: string
   readonly child: ChildProcess
 }
 
-const startServer = async (entry: string, pets: number): Promise<Server> => {
+const startServer = async (name: string, entry: string, options: { pets?: number; env?: Record<string, string> } = {}): Promise<Server> => {
+  const pets = options.pets ?? PETS
   const port = nextPort++
   const devNull = openSync('/dev/null', 'w')
+  const isJsonServer = entry === JSON_SERVER
   const child = spawn(
     'taskset',
-    ['-c', SERVER_CORE, process.execPath, entry, ...(entry === JSON_SERVER ? ['--port', String(port), '--quiet', jsonServerDb(pets)] : [])],
+    ['-c', SERVER_CORE, process.execPath, entry, ...(isJsonServer ? ['--port', String(port), '--quiet', jsonServerDb(pets)] : [])],
     {
-      env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEYS: KEY, PORT: String(port), BENCH_PETS: String(pets) },
+      env: { PATH: process.env.PATH ?? '', PETSTORE_API_KEYS: KEY, PORT: String(port), BENCH_PETS: String(pets), ...options.env },
       stdio: ['ignore', devNull, 'inherit'],
     },
   )
@@ -99,16 +119,16 @@ const startServer = async (entry: string, pets: number): Promise<Server> => {
   const deadline = Date.now() + 120_000
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`${url}${entry === JSON_SERVER ? '/pets/1' : '/v1/pets?limit=1'}`, {
+      const response = await fetch(`${url}${isJsonServer ? '/pets/1' : '/v1/pets?limit=1'}`, {
         headers: { authorization: `Bearer ${KEY}` },
       })
-      if (response.ok) return { url, child }
+      if (response.ok) return { name, url, child }
     } catch {
       // not listening yet
     }
     await new Promise((done) => setTimeout(done, 200))
   }
-  throw new Error(`${entry} did not start`)
+  throw new Error(`${name} did not start`)
 }
 
 const stopServer = async (server: Server): Promise<void> => {
@@ -116,14 +136,11 @@ const stopServer = async (server: Server): Promise<void> => {
   await once(server.child, 'exit')
 }
 
-const residentMb = (server: Server): number => {
-  const status = readFileSync(`/proc/${server.child.pid ?? 0}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? '0') / 1024
-}
+const stopAll = (servers: ReadonlyArray<Server>): Promise<unknown> => Promise.all(servers.map(stopServer))
 
 const toMs = (value: string, unit: string): number => Number(value) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : 1)
 
-const wrk = (url: string, scenario: Scenario, pets: number): Measure => {
+const wrk = (url: string, scenario: Scenario, path = scenario.path): Measure => {
   const output = execFileSync(
     'taskset',
     [
@@ -136,76 +153,240 @@ const wrk = (url: string, scenario: Scenario, pets: number): Measure => {
       '--latency',
       '-H',
       `Authorization: Bearer ${KEY}`,
-      ...(scenario.method === 'POST' ? ['-s', POST_SCRIPT] : []),
-      `${url}${scenario.path(pets)}`,
+      ...(scenario.script === undefined ? [] : ['-s', scenario.script]),
+      `${url}${path}`,
     ],
     { encoding: 'utf8' },
   )
+  if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers in ${scenario.name} on ${url}:\n${output}`)
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? '0')
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(output)
-  if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers in ${scenario.name}:\n${output}`)
   return { rps, p99Ms: p99 === null ? NaN : toMs(p99[1] ?? '0', p99[2] ?? 'ms') }
 }
 
-const format = (value: number, digits = 0): string => value.toFixed(digits).padStart(8)
+const pad = (value: number | string, width = 9, digits = 0): string =>
+  (typeof value === 'number' ? (Number.isFinite(value) ? value.toFixed(digits) : '—') : value).padStart(width)
 
-/** Every endpoint once on each server before anything is measured, so JIT tiering is done. */
-const warmUp = (servers: ReadonlyArray<Server>, pets: number): void => {
-  for (const server of servers) for (const scenario of SCENARIOS) wrk(server.url, scenario, pets)
+/**
+ * Per scenario, ROUNDS rounds in which every server is measured once, in turn; the median of each.
+ * Every scenario runs once on every server first, so that the JIT has settled.
+ */
+const alternate = (
+  servers: ReadonlyArray<Server>,
+  scenarios: ReadonlyArray<Scenario>,
+  applies: (server: Server, scenario: Scenario) => boolean = () => true,
+): Map<string, Map<string, Measure>> => {
+  for (const server of servers) for (const scenario of scenarios) if (applies(server, scenario)) wrk(server.url, scenario)
+  const results = new Map<string, Map<string, Measure>>()
+  for (const scenario of scenarios) {
+    const runs = new Map<string, Measure[]>()
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const server of servers) {
+        if (!applies(server, scenario)) continue
+        runs.set(server.name, [...(runs.get(server.name) ?? []), wrk(server.url, scenario)])
+      }
+    }
+    results.set(
+      scenario.name,
+      new Map(
+        [...runs].map(([name, measures]) => [
+          name,
+          { rps: median(measures.map((measure) => measure.rps)), p99Ms: median(measures.map((measure) => measure.p99Ms)) },
+        ]),
+      ),
+    )
+  }
+  return results
 }
 
-const compare = async (pets: number): Promise<void> => {
-  const service = await startServer(SERVICE, pets)
-  const raw = await startServer(RAW, pets)
-  warmUp([service, raw], pets)
-  console.log(`\nService vs raw node:http, ${pets} pets, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS}s, medians`)
-  console.log('endpoint              service rps  raw rps   ratio  service p99 ms  raw p99 ms')
+/** Microseconds of one core per request, from requests per second with the server's core saturated. */
+const usPerRequest = (rps: number): number => 1e6 / rps
+
+const limit = async (): Promise<void> => {
+  const servers = [await startServer('bare', BARE), await startServer('minimal', RAW)]
   try {
-    for (const scenario of SCENARIOS) {
-      const serviceRuns: Measure[] = []
-      const rawRuns: Measure[] = []
-      for (let round = 0; round < ROUNDS; round += 1) {
-        serviceRuns.push(wrk(service.url, scenario, pets))
-        rawRuns.push(wrk(raw.url, scenario, pets))
-      }
-      const serviceRps = median(serviceRuns.map((run) => run.rps))
-      const rawRps = median(rawRuns.map((run) => run.rps))
-      console.log(
-        `${scenario.name.padEnd(20)} ${format(serviceRps)}   ${format(rawRps)}  ${format(serviceRps / rawRps, 2)}  ${format(median(serviceRuns.map((run) => run.p99Ms)), 2)}      ${format(median(rawRuns.map((run) => run.p99Ms)), 2)}`,
-      )
-    }
+    const list = alternate(servers, [LIST]).get(LIST.name)
+    const bare = list?.get('bare')?.rps ?? NaN
+    const minimal = list?.get('minimal')?.rps ?? NaN
+    console.log(`\nThe limit: list (limit 20) on the minimal server against a bare node:http server sending a fixed JSON array`)
+    console.log(`bare rps ${pad(bare)}   minimal rps ${pad(minimal)}   minimal/bare ${pad(minimal / bare, 5, 2)}`)
   } finally {
-    await stopServer(service)
-    await stopServer(raw)
+    await stopAll(servers)
   }
 }
 
-const againstJsonServer = async (pets: number): Promise<void> => {
-  const service = await startServer(SERVICE, pets)
-  const jsonServer = await startServer(JSON_SERVER, pets)
-  console.log(`\nService vs json-server 0.17, ${pets} pets, same rounds (rps, medians)`)
-  console.log('endpoint              service rps  json-server rps  service/json-server')
+const againstMinimal = async (): Promise<void> => {
+  const variants = FEATURES.map((feature) => ({ feature, env: { BENCH_OFF: feature.off } }))
+  const servers = [
+    await startServer('minimal', RAW),
+    await startServer('service', SERVICE),
+    ...(await Promise.all(variants.map((variant) => startServer(`no ${variant.feature.name}`, SERVICE, { env: variant.env })))),
+  ]
+  const applies = (server: Server, scenario: Scenario): boolean => {
+    if (scenario === IDEMPOTENT_CREATE) return server.name === 'service'
+    const feature = FEATURES.find((candidate) => server.name === `no ${candidate.name}`)
+    return feature === undefined || !feature.reads || scenario.method === 'GET'
+  }
   try {
+    const results = alternate(servers, [...SCENARIOS.slice(0, 3), IDEMPOTENT_CREATE, SCENARIOS[3]!], applies)
+    console.log(
+      `\nThe service (every feature at its default) against the minimal server: ${PETS} pets, ${CONNECTIONS} connections, ` +
+        `${ROUNDS} alternating rounds of ${SECONDS}s, medians`,
+    )
+    console.log('endpoint              service rps  minimal rps  service/minimal  service p99 ms  minimal p99 ms')
     for (const scenario of SCENARIOS) {
-      const asJsonServer = { ...scenario, path: JSON_SERVER_PATHS[scenario.name] ?? scenario.path }
-      wrk(service.url, scenario, pets)
-      wrk(jsonServer.url, asJsonServer, pets)
+      const service = results.get(scenario.name)?.get('service')
+      const minimal = results.get(scenario.name)?.get('minimal')
+      console.log(
+        `${scenario.name.padEnd(20)} ${pad(service?.rps ?? NaN, 11)}  ${pad(minimal?.rps ?? NaN, 11)}  ${pad((service?.rps ?? NaN) / (minimal?.rps ?? NaN), 15, 2)}  ${pad(service?.p99Ms ?? NaN, 14, 2)}  ${pad(minimal?.p99Ms ?? NaN, 14, 2)}`,
+      )
+    }
+    console.log(
+      '\nWhat each feature costs: µs of one core per request, the service with every feature on less the service with that one off (rps in brackets)',
+    )
+    console.log(`endpoint              defaults µs  ${FEATURES.map((feature) => feature.name.padStart(18)).join('')}`)
+    for (const scenario of SCENARIOS) {
+      const measured = results.get(scenario.name)
+      const service = measured?.get('service')?.rps ?? NaN
+      const costs = FEATURES.map((feature) => {
+        const off = measured?.get(`no ${feature.name}`)?.rps
+        return off === undefined ? pad('—', 18) : pad(`${(usPerRequest(service) - usPerRequest(off)).toFixed(1)} (${off.toFixed(0)})`, 18)
+      })
+      console.log(`${scenario.name.padEnd(20)} ${pad(usPerRequest(service), 11, 1)}  ${costs.join('')}`)
+    }
+    const plain = results.get(SCENARIOS[3]!.name)?.get('service')?.rps ?? NaN
+    const keyed = results.get(IDEMPOTENT_CREATE.name)?.get('service')?.rps ?? NaN
+    console.log(
+      `An Idempotency-Key create (a new key each time): ${keyed.toFixed(0)} rps against ${plain.toFixed(0)} without a key: ` +
+        `${(usPerRequest(keyed) - usPerRequest(plain)).toFixed(1)} µs more per create`,
+    )
+  } finally {
+    await stopAll(servers)
+  }
+}
+
+const againstJsonServer = async (): Promise<void> => {
+  const servers = [await startServer('service', SERVICE), await startServer('json-server', JSON_SERVER)]
+  try {
+    const asJsonServer = (scenario: Scenario): Scenario => ({ ...scenario, path: scenario.jsonServerPath })
+    console.log(`\nThe service against json-server 0.17: ${PETS} pets, the same rounds (rps, medians)`)
+    console.log('endpoint              service rps  json-server rps  service/json-server')
+    for (const scenario of SCENARIOS) {
+      const [service, jsonServer] = servers
+      if (service === undefined || jsonServer === undefined) return
+      wrk(service.url, scenario)
+      wrk(jsonServer.url, asJsonServer(scenario))
       const serviceRuns: number[] = []
       const jsonServerRuns: number[] = []
       for (let round = 0; round < ROUNDS; round += 1) {
-        serviceRuns.push(wrk(service.url, scenario, pets).rps)
-        jsonServerRuns.push(wrk(jsonServer.url, asJsonServer, pets).rps)
+        serviceRuns.push(wrk(service.url, scenario).rps)
+        jsonServerRuns.push(wrk(jsonServer.url, asJsonServer(scenario)).rps)
       }
       const serviceRps = median(serviceRuns)
       const jsonServerRps = median(jsonServerRuns)
       console.log(
-        `${scenario.name.padEnd(20)} ${format(serviceRps)}   ${format(jsonServerRps)}        ${format(serviceRps / jsonServerRps, 1)}x`,
+        `${scenario.name.padEnd(20)} ${pad(serviceRps, 11)}  ${pad(jsonServerRps, 15)}  ${pad(serviceRps / jsonServerRps, 18, 1)}x`,
       )
     }
   } finally {
-    await stopServer(service)
-    await stopServer(jsonServer)
+    await stopAll(servers)
   }
+}
+
+/** CPU time of a process so far, in ms, from /proc (user + system, in clock ticks of 10 ms). */
+const cpuMs = (server: Server): number => {
+  const fields =
+    readFileSync(`/proc/${server.child.pid ?? 0}/stat`, 'utf8')
+      .split(') ')[1]
+      ?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** About 1 MiB: the three fields of a pet, then 90,000 keys the service ignores. */
+const hostileBody = (): string => {
+  const ignored = Array.from({ length: 90_000 }, (_, index) => `"k${index.toString().padStart(5, '0')}":0`)
+  return `{"name":"Rex","categoryId":1,${ignored.join(',')}}`
+}
+
+const post = async (server: Server, body: string, key?: string): Promise<number> => {
+  const response = await fetch(`${server.url}/v1/pets`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      'content-type': 'application/json',
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+    body,
+  })
+  await response.arrayBuffer()
+  return response.status
+}
+
+let keys = 0
+const newKey = (): string => `hostile-${(keys += 1)}`
+
+/** CPU per create, averaged over `count` sequential creates. */
+const cpuPerCreate = async (server: Server, body: string, count: number, withKey: boolean): Promise<number> => {
+  for (let index = 0; index < 3; index += 1) await post(server, body, withKey ? newKey() : undefined)
+  const before = cpuMs(server)
+  for (let index = 0; index < count; index += 1) {
+    const status = await post(server, body, withKey ? newKey() : undefined)
+    if (status !== 201) throw new Error(`a create answered ${status}`)
+  }
+  return (cpuMs(server) - before) / count
+}
+
+/** Latencies of small GETs sent one after another for `ms`, while `load` runs. */
+const latencies = async (server: Server, ms: number): Promise<number[]> => {
+  const times: number[] = []
+  const end = performance.now() + ms
+  while (performance.now() < end) {
+    const started = performance.now()
+    const response = await fetch(`${server.url}/v1/pets/1`, { headers: { authorization: `Bearer ${KEY}` } })
+    await response.arrayBuffer()
+    times.push(performance.now() - started)
+  }
+  return times
+}
+
+const percentile = (values: ReadonlyArray<number>, share: number): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? NaN
+}
+
+const hostileBodies = async (): Promise<void> => {
+  const server = await startServer('service', SERVICE)
+  const hostile = hostileBody()
+  const count = QUICK ? 5 : 20
+  try {
+    const small = await cpuPerCreate(server, POST_BODY, QUICK ? 200 : 1000, false)
+    const plain = await cpuPerCreate(server, hostile, count, false)
+    const keyed = await cpuPerCreate(server, hostile, count, true)
+    const ms = QUICK ? 2000 : SECONDS * 1000
+    const alone = await latencies(server, ms)
+    let running = true
+    const attackers = Array.from({ length: 3 }, async () => {
+      while (running) await post(server, hostile, newKey())
+    })
+    const underLoad = await latencies(server, ms)
+    running = false
+    await Promise.all(attackers)
+    console.log(`\nHostile bodies: ${(Buffer.byteLength(hostile) / 1024).toFixed(0)} KiB, 90,000 keys the service ignores`)
+    console.log(
+      `CPU per create: ${small.toFixed(2)} ms for a small body; ${plain.toFixed(1)} ms for the hostile body, ${keyed.toFixed(1)} ms with an Idempotency-Key`,
+    )
+    console.log(
+      `A small GET, one at a time: median ${percentile(alone, 0.5).toFixed(2)} ms, p99 ${percentile(alone, 0.99).toFixed(2)} ms alone; ` +
+        `median ${percentile(underLoad, 0.5).toFixed(2)} ms, p99 ${percentile(underLoad, 0.99).toFixed(2)} ms while 3 clients send hostile bodies`,
+    )
+  } finally {
+    await stopServer(server)
+  }
+}
+
+const residentMb = (server: Server): number => {
+  const status = readFileSync(`/proc/${server.child.pid ?? 0}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? '0') / 1024
 }
 
 const scaling = async (): Promise<void> => {
@@ -213,22 +394,23 @@ const scaling = async (): Promise<void> => {
   const results = new Map<string, number[]>()
   let memory = 0
   for (const pets of [1000, 1_000_000]) {
-    const service = await startServer(SERVICE, pets)
+    const server = await startServer('service', SERVICE, { pets })
     try {
-      if (pets === 1_000_000) memory = residentMb(service)
+      if (pets === 1_000_000) memory = residentMb(server)
       for (const scenario of reads) {
-        wrk(service.url, scenario, pets)
-        const runs = Array.from({ length: ROUNDS }, () => wrk(service.url, scenario, pets).rps)
+        const path = scenario.name === 'get by id' ? `/v1/pets/${pets / 2}` : scenario.path
+        wrk(server.url, scenario, path)
+        const runs = Array.from({ length: ROUNDS }, () => wrk(server.url, scenario, path).rps)
         results.set(scenario.name, [...(results.get(scenario.name) ?? []), median(runs)])
       }
     } finally {
-      await stopServer(service)
+      await stopServer(server)
     }
   }
   console.log('\nScaling of the service (rps, medians)')
   console.log('endpoint              1,000 pets  1,000,000 pets  change')
   for (const [name, [small = 0, large = 0]] of results) {
-    console.log(`${name.padEnd(20)} ${format(small)}    ${format(large)}     ${format((100 * (large - small)) / small, 1)}%`)
+    console.log(`${name.padEnd(20)} ${pad(small, 10)}  ${pad(large, 14)}  ${pad((100 * (large - small)) / small, 6, 1)}%`)
   }
   console.log(`\nResident memory of the service with 1,000,000 pets: ${memory.toFixed(0)} MB`)
 }
@@ -243,12 +425,17 @@ const main = async (): Promise<void> => {
       process.exit(1)
     }
   }
+  // This process sends the hostile bodies and times the small requests: it stays off the servers' core.
+  execFileSync('taskset', ['-cp', LOAD_CORE, String(process.pid)], { stdio: 'ignore' })
   console.log(
-    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; servers on core ${SERVER_CORE}, wrk on core ${LOAD_CORE}`,
+    `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; servers on core ${SERVER_CORE}, ` +
+      `wrk and this process on core ${LOAD_CORE}; ${ROUNDS} rounds of ${SECONDS}s${QUICK ? ' (BENCH_QUICK)' : ''}`,
   )
-  await compare(1000)
-  if (process.env.BENCH_JSON_SERVER !== 'off') await againstJsonServer(1000)
-  await scaling()
+  await limit()
+  await againstMinimal()
+  if (process.env.BENCH_JSON_SERVER !== 'off') await againstJsonServer()
+  await hostileBodies()
+  if (process.env.BENCH_SCALING !== 'off' && !QUICK) await scaling()
 }
 
 void main()

@@ -7,7 +7,8 @@ import { startService } from '../../src/service.js'
 /**
  * The composed service exactly as `npm start` runs it (default settings, request logging on), with
  * its memory store seeded in-process with BENCH_PETS pets first: a million creates over HTTP would
- * take longer than the benchmark itself.
+ * take longer than the benchmark itself. BENCH_OFF (comma-separated: log, metrics, etag,
+ * request-id) turns features off, one at a time, so that the benchmark can say what each costs.
  */
 const count = Number(process.env.BENCH_PETS ?? '1000')
 const pets = Array.from({ length: count }, (_, index) => ({
@@ -15,6 +16,15 @@ const pets = Array.from({ length: count }, (_, index) => ({
   categoryId: index % 10,
   status: PET_STATUSES[index % 3] ?? 'available',
 }))
-const config = readConfig(process.env, () => 'unused-generated-key')
+const off = new Set((process.env.BENCH_OFF ?? '').split(',').filter((feature) => feature !== ''))
+const config = readConfig(
+  {
+    ...process.env,
+    // The request line is written at info.
+    ...(off.has('log') ? { LOG_LEVEL: 'warn' } : {}),
+    ...(off.has('metrics') ? { PETSTORE_METRICS: 'off' } : {}),
+  },
+  () => 'unused-generated-key',
+)
 if (E.isLeft(config)) throw new Error(config.left.join('; '))
-void startService(config.right, memoryStore(pets))
+void startService(config.right, memoryStore(pets), { etags: !off.has('etag'), requestIds: !off.has('request-id') })

@@ -1,6 +1,9 @@
 import * as assert from 'uvu/assert'
 import { apiSuite, assertError } from '../support/api-suite.js'
-import { OTHER_KEY, TEST_KEY } from '../support/start-api.js'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import { perKeySandboxes } from '../../src/sandboxes.js'
+import { aNewPet } from '../support/pet-builder.js'
+import { OTHER_KEY, startApi, TEST_KEY } from '../support/start-api.js'
 
 const Auth = apiSuite('Authentication under /v1')
 
@@ -74,6 +77,61 @@ Auth('When the path prefix is written in another case, then no route answers and
 Auth('When the key is wrong on createPet, then nothing is stored', async ({ api }) => {
   await api.request('POST', '/v1/pets', { key: 'wrong-key-0123456789abcdef', body: { name: 'Rex', categoryId: 1 } })
   assert.equal((await api.request('GET', '/v1/pets')).body, [])
+})
+
+Auth('When two Authorization headers are sent, then 400 invalid_request on every path that needs a key', async ({ api }) => {
+  const challenge = 'Bearer realm="petstore", error="invalid_request"'
+  const pairs: ReadonlyArray<readonly [string, string]> = [
+    [`Bearer ${TEST_KEY}`, 'Bearer wrong-key-0123456789abcdef'],
+    [`Bearer ${TEST_KEY}`, `Bearer ${TEST_KEY}`],
+    ['Bearer wrong-key-0123456789abcdef', `Bearer ${TEST_KEY}`],
+  ]
+  const requests: ReadonlyArray<readonly [string, string]> = [
+    ['GET', '/v1/pets'],
+    ['POST', '/v1/pets'],
+    ['GET', '/v1/pets/1'],
+    ['DELETE', '/v1/pets/1'],
+    ['GET', '/v1/store/orders'],
+  ]
+  for (const [first, second] of pairs) {
+    for (const [method, path] of requests) {
+      const response = await api.request(method, path, {
+        key: false,
+        ...(method === 'POST' ? { body: aNewPet() } : {}),
+        headerLines: [
+          ['Authorization', first],
+          ['Authorization', second],
+        ],
+      })
+      assertError(response, 400, 'invalid_request')
+      assert.is(response.headers.get('www-authenticate'), challenge, `${method} ${path}`)
+    }
+  }
+  assert.equal((await api.request('GET', '/v1/pets')).body, [], 'nothing was created')
+  const open = await api.request('GET', '/v1/openapi.json', {
+    key: false,
+    headerLines: [
+      ['Authorization', 'a'],
+      ['Authorization', 'b'],
+    ],
+  })
+  assert.is(open.status, 200, 'a path that needs no key ignores them')
+})
+
+Auth('When two Authorization headers reach the sandbox reset, then 400 invalid_request too', async () => {
+  const api = await startApi({ sandboxes: perKeySandboxes(memoryStore().sandboxes) })
+  try {
+    const response = await api.request('POST', '/v1/sandbox/reset', {
+      key: false,
+      headerLines: [
+        ['Authorization', `Bearer ${TEST_KEY}`],
+        ['Authorization', `Bearer ${OTHER_KEY}`],
+      ],
+    })
+    assertError(response, 400, 'invalid_request')
+  } finally {
+    await api.close()
+  }
 })
 
 Auth.run()

@@ -57,6 +57,33 @@ CreatePet('When categoryId is beyond 2^53, then 400 rather than a silently round
   assert.match(assertError(response, 400, 'invalid_body'), 'categoryId')
 })
 
+CreatePet(
+  'When a number for categoryId does not denote an integer exactly, then 400 naming the field, never a rounded integer',
+  async ({ api }) => {
+    for (const literal of ['0.99999999999999999', '1e-400', '9007199254740990.9', '-0.99999999999999999', '1.00000000000000001e1']) {
+      const response = await api.request('POST', '/v1/pets', {
+        body: `{"name":"Rex","categoryId":${literal}}`,
+        headers: { 'content-type': 'application/json', 'idempotency-key': `number-${literal}` },
+      })
+      assert.match(assertError(response, 400, 'invalid_body'), 'categoryId: must be an integer', literal)
+    }
+    assert.equal((await api.request('GET', '/v1/pets')).body, [])
+    for (const [literal, categoryId] of [
+      ['1.0', 1],
+      ['1e2', 100],
+      ['-25E-1', -2.5],
+      ['120e-1', 12],
+    ] as const) {
+      const response = await api.request('POST', '/v1/pets', {
+        body: `{"name":"Rex","categoryId":${literal},"ignored":0.99999999999999999}`,
+        headers: { 'content-type': 'application/json' },
+      })
+      if (Number.isInteger(categoryId)) assert.is((response.body as { categoryId: number }).categoryId, categoryId, literal)
+      else assertError(response, 400, 'invalid_body')
+    }
+  },
+)
+
 CreatePet('When the name has a lone surrogate, then 400', async ({ api }) => {
   const response = await api.request('POST', '/v1/pets', {
     body: '{"name":"Rex\\ud800","categoryId":1}',

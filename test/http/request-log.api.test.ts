@@ -122,4 +122,31 @@ RequestLog('answers a store failure no retry fixes with 500 and no Retry-After, 
   )
 })
 
+RequestLog('says on every line the method and path asked for (no query, bounded), and for a 401 why, never the key', async () => {
+  const log = capturedLogger()
+  const api = await startApi({ logger: log.logger })
+  try {
+    await api.request('GET', '/v1/pets?limit=5&status=sold')
+    await api.request('GET', '/v1/pets', { key: false })
+    await api.request('GET', '/v1/pets/7', { key: false, headers: { authorization: 'Basic abc' } })
+    await api.request('POST', '/v1/pets', { key: 'wrong-key-0123456789abcdef', body: aNewPet() })
+    await api.request('GET', '/nowhere?secret=1', { key: false })
+    await api.request('GET', `/v1/${'x'.repeat(500)}`)
+  } finally {
+    await api.close()
+  }
+  const lines = log.lines().filter((line) => line.msg === 'request')
+  const seen = lines.map(({ method, path, status, reason }) => ({ method, path, status, reason }))
+  assert.equal(seen.slice(0, 5), [
+    { method: 'GET', path: '/v1/pets', status: 200, reason: undefined },
+    { method: 'GET', path: '/v1/pets', status: 401, reason: 'missing' },
+    { method: 'GET', path: '/v1/pets/7', status: 401, reason: 'malformed' },
+    { method: 'POST', path: '/v1/pets', status: 401, reason: 'invalid' },
+    { method: 'GET', path: '/nowhere', status: 404, reason: undefined },
+  ])
+  assert.is(lines[5]?.path, `/v1/${'x'.repeat(196)}…`)
+  assert.not.match(log.raw(), 'wrong-key')
+  assert.not.match(log.raw(), 'secret')
+})
+
 RequestLog.run()

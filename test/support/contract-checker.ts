@@ -12,8 +12,8 @@ type ResponseObject = OpenAPIV3_1.ResponseObject
 type HeaderObject = OpenAPIV3_1.HeaderObject
 
 const API_ROOT = '/v1'
-/** Answered before routing, so possible on any path under /v1: a missing key, an exhausted quota. */
-const BEFORE_ROUTING: Readonly<Record<number, string>> = { 401: 'unauthorized', 429: 'rate_limited' }
+/** Answered before routing, so possible on any path under /v1: two keys, a missing key, an exhausted quota. */
+const BEFORE_ROUTING: Readonly<Record<number, string>> = { 400: 'invalid_request', 401: 'unauthorized', 429: 'rate_limited' }
 /** The methods an OpenAPI path item can hold. */
 const DOCUMENT_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 /** The order of the service's `Allow` header. */
@@ -36,7 +36,7 @@ const COMMON_HEADERS: Readonly<Record<string, string>> = {
  *   (`HEAD` wherever `GET` is), and any other method a 405 `method_not_allowed` Error with that
  *   `Allow`;
  * - on any other path, a 404 `route_not_found` Error;
- * - anywhere, a 401 or 429 Error (answered before routing), or a CORS preflight's 204;
+ * - anywhere, a 400 invalid_request, 401 or 429 Error (answered before routing), or a CORS preflight's 204;
  * and each carries the headers common to every answer. Outside /v1 (the reference page, health and
  * metrics) the document describes nothing, so there only an error answer is checked: it must be a
  * valid Error. Returns the problems found.

@@ -12,8 +12,14 @@ export interface RawExchange {
  */
 export const rawExchange = (
   baseUrl: string,
-  first: string,
-  options: { readonly later?: string; readonly laterMs?: number; readonly giveUpMs?: number } = {},
+  first: string | Uint8Array,
+  options: {
+    readonly later?: string
+    readonly laterMs?: number
+    readonly giveUpMs?: number
+    /** End the client's side once `first` is written (a half-close), reading on until the server closes. */
+    readonly halfClose?: boolean
+  } = {},
 ): Promise<RawExchange> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(baseUrl)
@@ -30,7 +36,8 @@ export const rawExchange = (
       clearTimeout(giveUp)
       resolve({ text, elapsedMs: performance.now() - started })
     })
-    socket.write(first)
+    if (options.halfClose === true) socket.end(first)
+    else socket.write(first)
     if (options.later !== undefined) setTimeout(() => socket.writable && socket.write(options.later ?? ''), options.laterMs ?? 0)
   })
 

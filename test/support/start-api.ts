@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import type { Server } from 'node:http'
+import { request as httpRequest, type Server } from 'node:http'
 import * as TE from 'fp-ts/TaskEither'
 import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
@@ -31,6 +31,11 @@ export interface RequestOptions {
   readonly body?: unknown
   /** false: send no Authorization header. Default: the test key. */
   readonly key?: string | false
+  /**
+   * Header lines sent as given, after the others, a repeated name as two lines (fetch would join
+   * them into one); the request then goes through node:http rather than fetch.
+   */
+  readonly headerLines?: ReadonlyArray<readonly [string, string]>
 }
 
 export interface RunningApi {
@@ -72,8 +77,43 @@ const servedBy = (baseUrl: string): Promise<ContractCheck> => {
   return checker
 }
 
+interface Received {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+}
+
+const viaFetch = async (url: string, method: string, headers: Record<string, string>, body?: string | Uint8Array): Promise<Received> => {
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) })
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}
+
+/** node:http sends header lines as listed, repeated names included (and, given a list, adds no Host of its own). */
+const viaNodeHttp = (
+  url: string,
+  method: string,
+  lines: ReadonlyArray<readonly [string, string]>,
+  body?: string | Uint8Array,
+): Promise<Received> =>
+  new Promise((resolve, reject) => {
+    const all = [['Host', new URL(url).host] as const, ...lines]
+    const outgoing = httpRequest(url, { method, headers: all.flatMap(([name, value]) => [name, value]) }, (incoming) => {
+      const chunks: Buffer[] = []
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+      incoming.on('end', () => {
+        const headers = new Headers()
+        for (const [name, value] of Object.entries(incoming.headers)) {
+          for (const each of Array.isArray(value) ? value : [value ?? '']) headers.append(name, each)
+        }
+        resolve({ status: incoming.statusCode ?? 0, headers, text: Buffer.concat(chunks).toString('utf8') })
+      })
+    })
+    outgoing.on('error', reject)
+    outgoing.end(body)
+  })
+
 /**
- * Sends one request with fetch, reads the whole answer and checks it against the contract the
+ * Sends one request with fetch (or node:http, for `headerLines`), reads the whole answer and checks it against the contract the
  * service serves: with `check` when given, otherwise against the document fetched from the service.
  */
 export const send = async (
@@ -88,19 +128,16 @@ export const send = async (
   const headers: Record<string, string> = {}
   if (contentType !== undefined) headers['content-type'] = contentType
   if (options.key !== false) headers.authorization = `Bearer ${options.key ?? TEST_KEY}`
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...headers, ...options.headers },
-    ...(body === undefined ? {} : { body }),
-  })
-  const text = await response.text()
-  const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json')
-  const answer = {
-    status: response.status,
-    headers: response.headers,
-    body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined,
+  const allHeaders = { ...headers, ...options.headers }
+  const {
+    status,
+    headers: received,
     text,
-  }
+  } = options.headerLines === undefined
+    ? await viaFetch(`${baseUrl}${path}`, method, allHeaders, body)
+    : await viaNodeHttp(`${baseUrl}${path}`, method, [...Object.entries(allHeaders), ...options.headerLines], body)
+  const isJson = (received.get('content-type') ?? '').startsWith('application/json')
+  const answer = { status, headers: received, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined, text }
   const problems = (await checker)(method, path, answer)
   if (problems.length > 0) throw new Error(`the response breaks the contract the service serves:\n  ${problems.join('\n  ')}`)
   return answer
