@@ -21,6 +21,7 @@ const KEY = 'bench-key-0123456789abcdef'
 const PETS = 1000
 const SERVICE = resolve(__dirname, 'seeded-service.js')
 const RAW = resolve(__dirname, 'raw-server.js')
+const LADDER = resolve(__dirname, 'ladder-server.js')
 const BARE = resolve(__dirname, 'bare-server.js')
 const JSON_SERVER = resolve(__dirname, '../../../node_modules/json-server/lib/cli/bin.js')
 const SERVER_CORE = '0'
@@ -72,6 +73,8 @@ const FEATURES: ReadonlyArray<{ readonly name: string; readonly off: string; rea
 interface Measure {
   readonly rps: number
   readonly p99Ms: number
+  /** CPU time of the server (user and system) per request answered, in µs. */
+  readonly cpuUs: number
 }
 
 const median = (values: ReadonlyArray<number>): number => {
@@ -102,7 +105,11 @@ interface Server {
   readonly child: ChildProcess
 }
 
-const startServer = async (name: string, entry: string, options: { pets?: number; env?: Record<string, string> } = {}): Promise<Server> => {
+const startServer = async (
+  name: string,
+  entry: string,
+  options: { pets?: number; env?: Record<string, string>; ready?: string } = {},
+): Promise<Server> => {
   const pets = options.pets ?? PETS
   const port = nextPort++
   const devNull = openSync('/dev/null', 'w')
@@ -119,9 +126,9 @@ const startServer = async (name: string, entry: string, options: { pets?: number
   const deadline = Date.now() + 120_000
   while (Date.now() < deadline) {
     try {
-      const response = await fetch(`${url}${isJsonServer ? '/pets/1' : '/v1/pets?limit=1'}`, {
-        headers: { authorization: `Bearer ${KEY}` },
-      })
+      const ready = options.ready ?? (isJsonServer ? '/pets/1' : '/v1/pets?limit=1')
+      const response = await fetch(`${url}${ready}`, { headers: { authorization: `Bearer ${KEY}` } })
+      await response.arrayBuffer()
       if (response.ok) return { name, url, child }
     } catch {
       // not listening yet
@@ -140,7 +147,18 @@ const stopAll = (servers: ReadonlyArray<Server>): Promise<unknown> => Promise.al
 
 const toMs = (value: string, unit: string): number => Number(value) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : 1)
 
-const wrk = (url: string, scenario: Scenario, path = scenario.path): Measure => {
+/** CPU time of a process so far, in ms, from /proc (user + system, in clock ticks of 10 ms). */
+const cpuMs = (server: Server): number => {
+  const fields =
+    readFileSync(`/proc/${server.child.pid ?? 0}/stat`, 'utf8')
+      .split(') ')[1]
+      ?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+const wrk = (server: Server, scenario: Scenario, path = scenario.path): Measure => {
+  const before = cpuMs(server)
+  const url = server.url
   const output = execFileSync(
     'taskset',
     [
@@ -158,10 +176,12 @@ const wrk = (url: string, scenario: Scenario, path = scenario.path): Measure => 
     ],
     { encoding: 'utf8' },
   )
+  const cpu = cpuMs(server) - before
   if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers in ${scenario.name} on ${url}:\n${output}`)
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? '0')
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? '0')
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(output)
-  return { rps, p99Ms: p99 === null ? NaN : toMs(p99[1] ?? '0', p99[2] ?? 'ms') }
+  return { rps, p99Ms: p99 === null ? NaN : toMs(p99[1] ?? '0', p99[2] ?? 'ms'), cpuUs: (cpu * 1000) / requests }
 }
 
 const pad = (value: number | string, width = 9, digits = 0): string =>
@@ -176,14 +196,14 @@ const alternate = (
   scenarios: ReadonlyArray<Scenario>,
   applies: (server: Server, scenario: Scenario) => boolean = () => true,
 ): Map<string, Map<string, Measure>> => {
-  for (const server of servers) for (const scenario of scenarios) if (applies(server, scenario)) wrk(server.url, scenario)
+  for (const server of servers) for (const scenario of scenarios) if (applies(server, scenario)) wrk(server, scenario)
   const results = new Map<string, Map<string, Measure>>()
   for (const scenario of scenarios) {
     const runs = new Map<string, Measure[]>()
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const server of servers) {
         if (!applies(server, scenario)) continue
-        runs.set(server.name, [...(runs.get(server.name) ?? []), wrk(server.url, scenario)])
+        runs.set(server.name, [...(runs.get(server.name) ?? []), wrk(server, scenario)])
       }
     }
     results.set(
@@ -191,7 +211,11 @@ const alternate = (
       new Map(
         [...runs].map(([name, measures]) => [
           name,
-          { rps: median(measures.map((measure) => measure.rps)), p99Ms: median(measures.map((measure) => measure.p99Ms)) },
+          {
+            rps: median(measures.map((measure) => measure.rps)),
+            p99Ms: median(measures.map((measure) => measure.p99Ms)),
+            cpuUs: median(measures.map((measure) => measure.cpuUs)),
+          },
         ]),
       ),
     )
@@ -206,10 +230,14 @@ const limit = async (): Promise<void> => {
   const servers = [await startServer('bare', BARE), await startServer('minimal', RAW)]
   try {
     const list = alternate(servers, [LIST]).get(LIST.name)
-    const bare = list?.get('bare')?.rps ?? NaN
-    const minimal = list?.get('minimal')?.rps ?? NaN
+    const bare = list?.get('bare')
+    const minimal = list?.get('minimal')
     console.log(`\nThe limit: list (limit 20) on the minimal server against a bare node:http server sending a fixed JSON array`)
-    console.log(`bare rps ${pad(bare)}   minimal rps ${pad(minimal)}   minimal/bare ${pad(minimal / bare, 5, 2)}`)
+    console.log(
+      `bare rps ${pad(bare?.rps ?? NaN)} (${pad(bare?.cpuUs ?? NaN, 0, 1)} µs CPU per request)   ` +
+        `minimal rps ${pad(minimal?.rps ?? NaN)} (${pad(minimal?.cpuUs ?? NaN, 0, 1)} µs)   ` +
+        `minimal/bare ${pad((minimal?.rps ?? NaN) / (bare?.rps ?? NaN), 5, 2)}`,
+    )
   } finally {
     await stopAll(servers)
   }
@@ -233,33 +261,76 @@ const againstMinimal = async (): Promise<void> => {
       `\nThe service (every feature at its default) against the minimal server: ${PETS} pets, ${CONNECTIONS} connections, ` +
         `${ROUNDS} alternating rounds of ${SECONDS}s, medians`,
     )
-    console.log('endpoint              service rps  minimal rps  service/minimal  service p99 ms  minimal p99 ms')
+    console.log(
+      'endpoint              service rps  minimal rps  service/minimal  service p99 ms  minimal p99 ms  service CPU µs  minimal CPU µs',
+    )
     for (const scenario of SCENARIOS) {
       const service = results.get(scenario.name)?.get('service')
       const minimal = results.get(scenario.name)?.get('minimal')
       console.log(
-        `${scenario.name.padEnd(20)} ${pad(service?.rps ?? NaN, 11)}  ${pad(minimal?.rps ?? NaN, 11)}  ${pad((service?.rps ?? NaN) / (minimal?.rps ?? NaN), 15, 2)}  ${pad(service?.p99Ms ?? NaN, 14, 2)}  ${pad(minimal?.p99Ms ?? NaN, 14, 2)}`,
+        `${scenario.name.padEnd(20)} ${pad(service?.rps ?? NaN, 11)}  ${pad(minimal?.rps ?? NaN, 11)}  ` +
+          `${pad((service?.rps ?? NaN) / (minimal?.rps ?? NaN), 15, 2)}  ${pad(service?.p99Ms ?? NaN, 14, 2)}  ` +
+          `${pad(minimal?.p99Ms ?? NaN, 14, 2)}  ${pad(service?.cpuUs ?? NaN, 14, 1)}  ${pad(minimal?.cpuUs ?? NaN, 14, 1)}`,
       )
     }
     console.log(
-      '\nWhat each feature costs: µs of one core per request, the service with every feature on less the service with that one off (rps in brackets)',
+      '\nWhat each feature costs: CPU µs per request of the service with every feature on, less with that one off ' +
+        '(in brackets: the same from requests per second, 1e6/rps)',
     )
     console.log(`endpoint              defaults µs  ${FEATURES.map((feature) => feature.name.padStart(18)).join('')}`)
     for (const scenario of SCENARIOS) {
       const measured = results.get(scenario.name)
-      const service = measured?.get('service')?.rps ?? NaN
+      const service = measured?.get('service')
       const costs = FEATURES.map((feature) => {
-        const off = measured?.get(`no ${feature.name}`)?.rps
-        return off === undefined ? pad('—', 18) : pad(`${(usPerRequest(service) - usPerRequest(off)).toFixed(1)} (${off.toFixed(0)})`, 18)
+        const off = measured?.get(`no ${feature.name}`)
+        if (off === undefined || service === undefined) return pad('—', 18)
+        const fromRps = usPerRequest(service.rps) - usPerRequest(off.rps)
+        return pad(`${(service.cpuUs - off.cpuUs).toFixed(1)} (${fromRps.toFixed(1)})`, 18)
       })
-      console.log(`${scenario.name.padEnd(20)} ${pad(usPerRequest(service), 11, 1)}  ${costs.join('')}`)
+      console.log(`${scenario.name.padEnd(20)} ${pad(service?.cpuUs ?? NaN, 11, 1)}  ${costs.join('')}`)
     }
-    const plain = results.get(SCENARIOS[3]!.name)?.get('service')?.rps ?? NaN
-    const keyed = results.get(IDEMPOTENT_CREATE.name)?.get('service')?.rps ?? NaN
+    const plain = results.get(SCENARIOS[3]!.name)?.get('service')
+    const keyed = results.get(IDEMPOTENT_CREATE.name)?.get('service')
     console.log(
-      `An Idempotency-Key create (a new key each time): ${keyed.toFixed(0)} rps against ${plain.toFixed(0)} without a key: ` +
-        `${(usPerRequest(keyed) - usPerRequest(plain)).toFixed(1)} µs more per create`,
+      `An Idempotency-Key create (a new key each time): ${pad(keyed?.cpuUs ?? NaN, 0, 1)} µs CPU (${pad(keyed?.rps ?? NaN, 0)} rps) ` +
+        `against ${pad(plain?.cpuUs ?? NaN, 0, 1)} µs (${pad(plain?.rps ?? NaN, 0)} rps) without a key: ` +
+        `${((keyed?.cpuUs ?? NaN) - (plain?.cpuUs ?? NaN)).toFixed(1)} µs more per create`,
     )
+  } finally {
+    await stopAll(servers)
+  }
+}
+
+/** Where the time goes: getPet built up a layer at a time (ladder-server.ts), then the service itself. */
+const ladder = async (): Promise<void> => {
+  const get = SCENARIOS[2]!
+  const rungs = ['koa', 'router', 'edge', 'auth', 'operation']
+  const servers = [
+    await startServer('minimal', RAW),
+    ...(await Promise.all(rungs.map((rung) => startServer(rung, LADDER, { env: { BENCH_RUNG: rung }, ready: '/v1/pets/1' })))),
+    await startServer('service', SERVICE),
+  ]
+  const labels: Readonly<Record<string, string>> = {
+    minimal: 'the minimal server',
+    koa: 'Koa, answering from a Map',
+    router: '+ @koa/router',
+    edge: '+ edge: request id, common headers, error boundary',
+    auth: '+ authentication',
+    operation: '+ the operation: use case, ETag, deprecation headers',
+    service: '+ log line, metrics, every route: the service',
+  }
+  try {
+    const measured = alternate(servers, [get]).get(get.name)
+    console.log(`\nWhere the time goes: ${get.name}, built up a layer at a time (CPU µs per request, medians; rps)`)
+    let previous: number | undefined
+    for (const server of servers) {
+      const measure = measured?.get(server.name)
+      const added = previous === undefined || server.name === 'koa' ? '' : `+${((measure?.cpuUs ?? NaN) - previous).toFixed(1)}`
+      console.log(
+        `${(labels[server.name] ?? server.name).padEnd(55)} ${pad(measure?.cpuUs ?? NaN, 7, 1)}  ${added.padStart(7)}  ${pad(measure?.rps ?? NaN, 8)}`,
+      )
+      previous = measure?.cpuUs
+    }
   } finally {
     await stopAll(servers)
   }
@@ -274,13 +345,13 @@ const againstJsonServer = async (): Promise<void> => {
     for (const scenario of SCENARIOS) {
       const [service, jsonServer] = servers
       if (service === undefined || jsonServer === undefined) return
-      wrk(service.url, scenario)
-      wrk(jsonServer.url, asJsonServer(scenario))
+      wrk(service, scenario)
+      wrk(jsonServer, asJsonServer(scenario))
       const serviceRuns: number[] = []
       const jsonServerRuns: number[] = []
       for (let round = 0; round < ROUNDS; round += 1) {
-        serviceRuns.push(wrk(service.url, scenario).rps)
-        jsonServerRuns.push(wrk(jsonServer.url, asJsonServer(scenario)).rps)
+        serviceRuns.push(wrk(service, scenario).rps)
+        jsonServerRuns.push(wrk(jsonServer, asJsonServer(scenario)).rps)
       }
       const serviceRps = median(serviceRuns)
       const jsonServerRps = median(jsonServerRuns)
@@ -291,15 +362,6 @@ const againstJsonServer = async (): Promise<void> => {
   } finally {
     await stopAll(servers)
   }
-}
-
-/** CPU time of a process so far, in ms, from /proc (user + system, in clock ticks of 10 ms). */
-const cpuMs = (server: Server): number => {
-  const fields =
-    readFileSync(`/proc/${server.child.pid ?? 0}/stat`, 'utf8')
-      .split(') ')[1]
-      ?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
 /** About 1 MiB: the three fields of a pet, then 90,000 keys the service ignores. */
@@ -399,8 +461,8 @@ const scaling = async (): Promise<void> => {
       if (pets === 1_000_000) memory = residentMb(server)
       for (const scenario of reads) {
         const path = scenario.name === 'get by id' ? `/v1/pets/${pets / 2}` : scenario.path
-        wrk(server.url, scenario, path)
-        const runs = Array.from({ length: ROUNDS }, () => wrk(server.url, scenario, path).rps)
+        wrk(server, scenario, path)
+        const runs = Array.from({ length: ROUNDS }, () => wrk(server, scenario, path).rps)
         results.set(scenario.name, [...(results.get(scenario.name) ?? []), median(runs)])
       }
     } finally {
@@ -431,11 +493,19 @@ const main = async (): Promise<void> => {
     `Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; servers on core ${SERVER_CORE}, ` +
       `wrk and this process on core ${LOAD_CORE}; ${ROUNDS} rounds of ${SECONDS}s${QUICK ? ' (BENCH_QUICK)' : ''}`,
   )
-  await limit()
-  await againstMinimal()
-  if (process.env.BENCH_JSON_SERVER !== 'off') await againstJsonServer()
-  await hostileBodies()
-  if (process.env.BENCH_SCALING !== 'off' && !QUICK) await scaling()
+  const parts: ReadonlyArray<readonly [string, () => Promise<void>]> = [
+    ['limit', limit],
+    ['service', againstMinimal],
+    ['ladder', ladder],
+    ['json-server', againstJsonServer],
+    ['hostile', hostileBodies],
+    ['scaling', scaling],
+  ]
+  const chosen = (process.env.BENCH_PARTS ?? '').split(',').filter((part) => part !== '')
+  const skipped = new Set([...(QUICK ? ['scaling'] : []), ...(process.env.BENCH_JSON_SERVER === 'off' ? ['json-server'] : [])])
+  for (const [name, run] of parts) {
+    if (chosen.length > 0 ? chosen.includes(name) : !skipped.has(name)) await run()
+  }
 }
 
 void main()
