@@ -3,7 +3,7 @@ import type { RouterContext } from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { AuthState } from './auth.js'
-import { FailureSignal, type FailureState, sendFailure } from './error-response.js'
+import { type FailureState, sendFailure } from './error-response.js'
 import { internalError } from './http-failures.js'
 import type { RequestMetrics } from './metrics.js'
 
@@ -27,7 +27,7 @@ export const loggedPath = (path: string): string => (path.length > MAX_LOGGED_PA
  * each costs a dispatch on every request):
  * - the request id: an incoming X-Request-Id when sane, otherwise a new one, returned on every response;
  * - the headers every response carries; API answers are never stored by caches;
- * - the one exit for anything thrown: a FailureSignal is answered as itself, anything else as a 500;
+ * - the one exit for anything thrown: logged, and answered as a 500 that says nothing of it;
  * - one JSON log line when the response is decided: method, path (without the query, bounded), route
  *   pattern, status, duration, request id, the caller's key id and, for failures, their tag, for a
  *   401 why (`reason`: missing, malformed or invalid), and for store failures their detail. At
@@ -51,11 +51,8 @@ export const edge =
     try {
       await next()
     } catch (error) {
-      if (error instanceof FailureSignal) sendFailure(ctx, error.failure)
-      else {
-        logger.error({ err: error, requestId, method: ctx.method, path: loggedPath(path) }, 'unexpected failure while answering a request')
-        sendFailure(ctx, internalError)
-      }
+      logger.error({ err: error, requestId, method: ctx.method, path: loggedPath(path) }, 'unexpected failure while answering a request')
+      sendFailure(ctx, internalError)
     }
     // @koa/router records the matched pattern on the context; undefined when no route matched.
     const route = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute

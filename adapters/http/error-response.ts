@@ -157,14 +157,3 @@ export const sendFailure = (ctx: Context, failure: Failure): void => {
   ctx.set('Cache-Control', 'no-store')
   ctx.body = body
 }
-
-/**
- * Carries a Failure through Koa's middleware chain where a middleware can only throw (the body
- * parser's error hook); the error boundary unwraps it.
- */
-export class FailureSignal extends Error {
-  constructor(readonly failure: Failure) {
-    super(failure._tag)
-    this.name = 'FailureSignal'
-  }
-}
