@@ -11,9 +11,6 @@ import { serverTime } from './server-clock.js'
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys'
 
-/** MongoDB deletes a record once its `expiresAt` has passed (the TTL monitor runs about every minute). */
-export const EXPIRY_INDEX = { key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 } as const
-
 export interface IdempotencyDocument {
   readonly _id: string
   /** Who holds the claim: only its holder may complete or release it. */

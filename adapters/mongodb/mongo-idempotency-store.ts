@@ -14,12 +14,12 @@ import {
   byScope,
   claimUpdate,
   completeUpdate,
-  EXPIRY_INDEX,
   heldFilter,
   IDEMPOTENCY_COLLECTION,
   type IdempotencyDocument,
   releaseFilter,
 } from './idempotency-queries.js'
+import { ensureExpiryIndex } from './expiry-index.js'
 import { fromDocument, toDocument } from './pet-document.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
 import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
@@ -46,9 +46,7 @@ export interface MongoIdempotencyStoreOptions extends MongoIdempotencyTimes {
 
 /** Creates the TTL index that deletes expired records; idempotent like every createIndex. */
 export const ensureIdempotencyIndexes = async (db: Db, collection: string = IDEMPOTENCY_COLLECTION): Promise<void> => {
-  await db
-    .collection(collection)
-    .createIndex(EXPIRY_INDEX.key, { name: EXPIRY_INDEX.name, expireAfterSeconds: EXPIRY_INDEX.expireAfterSeconds })
+  await ensureExpiryIndex(db, collection)
 }
 
 const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>

@@ -2,7 +2,8 @@ import type { Db, WriteConcernSettings } from 'mongodb'
 import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
 import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
-import { byScope, hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf, WINDOW_END_INDEX } from './rate-limit-queries.js'
+import { byScope, hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
+import { ensureExpiryIndex } from './expiry-index.js'
 
 export interface MongoRateLimitCounterOptions {
   readonly database: () => Promise<Db>
@@ -16,9 +17,7 @@ export interface MongoRateLimitCounterOptions {
 
 /** Creates the TTL index that deletes counters of past windows; idempotent like every createIndex. */
 export const ensureRateLimitIndexes = async (db: Db): Promise<void> => {
-  await db
-    .collection(RATE_LIMITS_COLLECTION)
-    .createIndex(WINDOW_END_INDEX.key, { name: WINDOW_END_INDEX.name, expireAfterSeconds: WINDOW_END_INDEX.expireAfterSeconds })
+  await ensureExpiryIndex(db, RATE_LIMITS_COLLECTION)
 }
 
 /**

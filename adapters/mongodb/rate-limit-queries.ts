@@ -4,9 +4,6 @@ import { serverTime } from './server-clock.js'
 
 export const RATE_LIMITS_COLLECTION = 'rate_limits'
 
-/** A counter is deleted once its window has ended (the TTL monitor runs about every minute). */
-export const WINDOW_END_INDEX = { key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 } as const
-
 export interface RateLimitDocument {
   /** The client's scope. */
   readonly _id: string
