@@ -18,7 +18,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
-import { registerPetRoutes } from './routes.js'
+import { dispatchPetOperations, petOperations, registerPetRoutes } from './routes.js'
 import { chooseSandbox, registerSandboxRoutes, type Sandboxes } from './sandboxes.js'
 
 export interface AppOptions {
@@ -75,23 +75,28 @@ const unmatched =
     sendFailure(ctx, methodNotAllowed(ctx.method, allow))
   }
 
+/**
+ * One case-sensitive router for every route, like the /v1 check that decides authentication:
+ * /V1/pets must not reach a route. Strict too: `/v1/pets/` is not `/v1/pets`, so every resource has
+ * one URL, and the path that needs no key (`/v1/openapi.json`) cannot be reached under another
+ * spelling that does.
+ */
+export const createRouter = (): Router => new Router({ sensitive: true, strict: true })
+
 /** Builds the Koa app from the use cases and ports alone: main.ts and the tests both call this. */
 export const buildApp = (options: AppOptions): Koa => {
-  // One case-sensitive router for every route, like the /v1 check that decides authentication:
-  // /V1/pets must not reach a route.
-  // Strict too: `/v1/pets/` is not `/v1/pets`, so every resource has one URL, and the path that
-  // needs no key (`/v1/openapi.json`) cannot be reached under another spelling that does.
-  const router = new Router({ sensitive: true, strict: true })
+  const router = createRouter()
   registerIndexRoute(router, { metrics: options.metrics !== false })
   registerHealthRoutes(router, options.health)
   registerDocsRoutes(router, servedDocumentOf(options))
-  registerPetRoutes(router, {
+  const operations = petOperations({
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     etags: options.etags !== false,
     ...(options.faults === true ? { before: faults(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) } : {}),
   })
+  registerPetRoutes(router, operations)
   if (options.sandboxes !== undefined) registerSandboxRoutes(router, options.sandboxes)
   const metrics = options.metrics === false ? undefined : createMetrics()
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
@@ -102,6 +107,7 @@ export const buildApp = (options: AppOptions): Koa => {
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
   if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger }))
   if (options.sandboxes !== undefined) app.use(chooseSandbox(options.sandboxes))
+  app.use(dispatchPetOperations(operations))
   app.use(router.routes())
   app.use(unmatched(router))
   return app

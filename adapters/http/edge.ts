@@ -6,6 +6,7 @@ import type { AuthState } from './auth.js'
 import { type FailureState, sendFailure } from './error-response.js'
 import { internalError } from './http-failures.js'
 import type { RequestMetrics } from './metrics.js'
+import type { RouteState } from './routes.js'
 
 /** An incoming X-Request-Id is kept when it is short and plain enough to be safe in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
@@ -38,7 +39,7 @@ export const loggedPath = (path: string): string => (path.length > MAX_LOGGED_PA
  * Headers are set on Node's response directly: Koa's setter checks nothing that can fail here.
  */
 export const edge =
-  (logger: Logger, metrics?: RequestMetrics, requestIds = true): Middleware<AuthState & FailureState> =>
+  (logger: Logger, metrics?: RequestMetrics, requestIds = true): Middleware<AuthState & FailureState & RouteState> =>
   async (ctx, next) => {
     const started = performance.now()
     const response = ctx.res
@@ -54,8 +55,8 @@ export const edge =
       logger.error({ err: error, requestId, method: ctx.method, path: loggedPath(path) }, 'unexpected failure while answering a request')
       sendFailure(ctx, internalError)
     }
-    // @koa/router records the matched pattern on the context; undefined when no route matched.
-    const route = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
+    // The pet operations' dispatch records their pattern; @koa/router records the others'; undefined when no route matched.
+    const route = ctx.state.route ?? (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
     const failure = ctx.state.failure
     const status = ctx.status
     const elapsedMs = performance.now() - started

@@ -6,7 +6,7 @@ import { authenticate } from '../../adapters/http/auth.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
 import { edge, isUnderApi } from '../../adapters/http/edge.js'
 import { petJson } from '../../adapters/http/pet-json.js'
-import { registerPetRoutes } from '../../adapters/http/routes.js'
+import { petOperations, registerPetRoutes } from '../../adapters/http/routes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { PET_STATUSES, type Pet } from '../../src/domain/pet.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
@@ -46,7 +46,10 @@ if (rung >= RUNGS.indexOf('auth')) {
   app.use(authenticate(staticKeyAuthenticator([process.env.PETSTORE_API_KEYS ?? '']), (path) => isUnderApi(path)))
 }
 if (rung >= RUNGS.indexOf('operation')) {
-  registerPetRoutes(router, { useCases: petUseCases(store.shared), cursors: cursorCodec(), maxBodyBytes: 1024 * 1024, etags: true })
+  registerPetRoutes(
+    router,
+    petOperations({ useCases: petUseCases(store.shared), cursors: cursorCodec(), maxBodyBytes: 1024 * 1024, etags: true }),
+  )
 } else {
   router.get('/v1/pets/:petId', (ctx) => {
     ctx.set('Content-Type', 'application/json; charset=utf-8')
