@@ -26,10 +26,9 @@ export const ifNoneMatchNames = (header: string | undefined, etag: string): bool
 /**
  * Answers a GET with its JSON body and its ETag, or with 304 and no body when the client's
  * If-None-Match already names that tag. Browsers may keep the answer but must revalidate it, and
- * shared caches must not store it: it was fetched with a key.
+ * shared caches must not store it: it was fetched with a key. `etag`: the body's tag, when already known.
  */
-export const sendCacheable = (ctx: Context, body: string, link?: string): void => {
-  const etag = etagOf(body, link)
+export const sendCacheable = (ctx: Context, body: string, link?: string, etag = etagOf(body, link)): void => {
   ctx.set('Cache-Control', 'private, no-cache')
   if (link !== undefined) ctx.set('Link', link)
   ctx.set('ETag', etag)

@@ -10,7 +10,7 @@ import { JSON_TYPE, sendCacheable, sendUncached } from './etag.js'
 import { sendFailure } from './error-response.js'
 import { bodyFingerprint, idempotencyKeyOf } from './fingerprint.js'
 import { jsonBody, type JsonBodyState } from './json-body.js'
-import { petJson, petsJson } from './pet-json.js'
+import { petEtag, petJson, petsJson } from './pet-json.js'
 import { nextPageLink, readListRequest } from './list-request.js'
 import type { SandboxState } from './sandboxes.js'
 
@@ -93,7 +93,8 @@ export const petOperations = ({ useCases, cursors, maxBodyBytes, etags, before }
     // Every answer of getPet's own (200 and 404) announces the deprecation.
     for (const [name, value] of DEPRECATION_ENTRIES) ctx.res.setHeader(name, value)
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
-    sendRead(ctx, petJson(result.right))
+    if (etags) sendCacheable(ctx, petJson(result.right), undefined, petEtag(result.right))
+    else sendUncached(ctx, petJson(result.right))
   }
 
   return {
