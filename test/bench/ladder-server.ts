@@ -1,12 +1,12 @@
-import Router from '@koa/router'
-import Koa from 'koa'
+import Koa, { type Middleware } from 'koa'
+import compose from 'koa-compose'
 import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { authenticate } from '../../adapters/http/auth.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
 import { edge, isUnderApi } from '../../adapters/http/edge.js'
 import { petJson } from '../../adapters/http/pet-json.js'
-import { petOperations, registerPetRoutes } from '../../adapters/http/routes.js'
+import { dispatchPetOperations, petOperations } from '../../adapters/http/routes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { PET_STATUSES, type Pet } from '../../src/domain/pet.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
@@ -17,13 +17,14 @@ import { petUseCases } from '../../src/domain/use-cases.js'
  * CPU per request; the differences are what each layer costs. The last rung, the composed service
  * itself (log line, metrics, every route), is seeded-service.ts.
  * - koa: Koa alone, answering the pet's JSON from a Map;
- * - router: and @koa/router, matching /v1/pets/:petId;
+ * - dispatch: and the service's dispatch of the pet operations (the path and method compared by
+ *   hand; @koa/router declares the routes but no longer matches these three);
  * - edge: and the edge middleware (request id, common headers, error boundary), without its log
  *   line and metrics;
  * - auth: and authentication;
  * - operation: and the real routes instead of the Map (the use case, the ETag, the deprecation headers).
  */
-const RUNGS = ['koa', 'router', 'edge', 'auth', 'operation']
+const RUNGS = ['koa', 'dispatch', 'edge', 'auth', 'operation']
 const rung = RUNGS.indexOf(process.env.BENCH_RUNG ?? 'koa')
 const count = Number(process.env.BENCH_PETS ?? '1000')
 const seed = Array.from({ length: count }, (_, index) => ({
@@ -36,32 +37,24 @@ const byId = new Map<number, Pet>(seed.map((pet, index) => [index + 1, Object.fr
 
 const app = new Koa()
 app.silent = true
-const router = new Router({ sensitive: true, strict: true })
-const fromMap = (id: string): string => {
-  const pet = byId.get(Number(id))
-  return pet === undefined ? 'null' : petJson(pet)
+const fromMap: Middleware = (ctx) => {
+  const pet = byId.get(Number(ctx.path.slice('/v1/pets/'.length)))
+  ctx.set('Content-Type', 'application/json; charset=utf-8')
+  ctx.body = pet === undefined ? 'null' : petJson(pet)
 }
 if (rung >= RUNGS.indexOf('edge')) app.use(edge(pino({ level: 'silent' })))
 if (rung >= RUNGS.indexOf('auth')) {
   app.use(authenticate(staticKeyAuthenticator([process.env.PETSTORE_API_KEYS ?? '']), (path) => isUnderApi(path)))
 }
 if (rung >= RUNGS.indexOf('operation')) {
-  registerPetRoutes(
-    router,
-    petOperations({ useCases: petUseCases(store.shared), cursors: cursorCodec(), maxBodyBytes: 1024 * 1024, etags: true }),
+  app.use(
+    dispatchPetOperations(
+      petOperations({ useCases: petUseCases(store.shared), cursors: cursorCodec(), maxBodyBytes: 1024 * 1024, etags: true }),
+    ),
   )
-} else {
-  router.get('/v1/pets/:petId', (ctx) => {
-    ctx.set('Content-Type', 'application/json; charset=utf-8')
-    ctx.body = fromMap(ctx.params.petId ?? '')
-  })
-}
-if (rung >= RUNGS.indexOf('router')) app.use(router.routes())
-else {
-  app.use((ctx) => {
-    ctx.set('Content-Type', 'application/json; charset=utf-8')
-    ctx.body = fromMap(ctx.path.slice('/v1/pets/'.length))
-  })
-}
+} else if (rung >= RUNGS.indexOf('dispatch')) {
+  const answer = compose([fromMap])
+  app.use(dispatchPetOperations({ listPets: answer, createPet: answer, getPet: answer }))
+} else app.use(fromMap)
 const server = app.listen(Number(process.env.PORT ?? '0'), '127.0.0.1')
 process.once('SIGTERM', () => server.close(() => process.exit(0)))

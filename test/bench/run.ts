@@ -304,7 +304,7 @@ const againstMinimal = async (): Promise<void> => {
 /** Where the time goes: getPet built up a layer at a time (ladder-server.ts), then the service itself. */
 const ladder = async (): Promise<void> => {
   const get = SCENARIOS[2]!
-  const rungs = ['koa', 'router', 'edge', 'auth', 'operation']
+  const rungs = ['koa', 'dispatch', 'edge', 'auth', 'operation']
   const servers = [
     await startServer('minimal', RAW),
     ...(await Promise.all(rungs.map((rung) => startServer(rung, LADDER, { env: { BENCH_RUNG: rung }, ready: '/v1/pets/1' })))),
@@ -313,11 +313,11 @@ const ladder = async (): Promise<void> => {
   const labels: Readonly<Record<string, string>> = {
     minimal: 'the minimal server',
     koa: 'Koa, answering from a Map',
-    router: '+ @koa/router',
+    dispatch: '+ the dispatch of the pet operations',
     edge: '+ edge: request id, common headers, error boundary',
     auth: '+ authentication',
     operation: '+ the operation: use case, ETag, deprecation headers',
-    service: '+ log line, metrics, every route: the service',
+    service: '+ log line, metrics, the other routes: the service',
   }
   try {
     const measured = alternate(servers, [get]).get(get.name)
