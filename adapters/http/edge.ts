@@ -6,6 +6,7 @@ import type { AuthState } from './auth.js'
 import { type FailureState, sendFailure } from './error-response.js'
 import { internalError } from './http-failures.js'
 import type { RequestMetrics } from './metrics.js'
+import { oncePerTurn } from './once-per-turn.js'
 import type { RouteState } from './routes.js'
 
 /** An incoming X-Request-Id is kept when it is short and plain enough to be safe in logs and headers. */
@@ -23,6 +24,17 @@ export const MAX_LOGGED_PATH = 200
 /** The path as the client sent it (percent-escapes kept, no query), bounded for the log. */
 export const loggedPath = (path: string): string => (path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path)
 
+/** What the log line and the metrics of a request are made from. */
+interface AnsweredRequest {
+  readonly line: Record<string, unknown>
+  readonly method: string
+  /** The route's pattern, or `unmatched`. */
+  readonly route: string
+  readonly status: number
+  readonly seconds: number
+  readonly failure: string | undefined
+}
+
 /**
  * The outermost middleware, what every request passes through once (one middleware, not four, since
  * each costs a dispatch on every request):
@@ -38,9 +50,15 @@ export const loggedPath = (path: string): string => (path.length > MAX_LOGGED_PA
  *   failure, so that nobody mistakes it for a real one.
  * Headers are set on Node's response directly: Koa's setter checks nothing that can fail here.
  */
-export const edge =
-  (logger: Logger, metrics?: RequestMetrics, requestIds = true): Middleware<AuthState & FailureState & RouteState> =>
-  async (ctx, next) => {
+export const edge = (logger: Logger, metrics?: RequestMetrics, requestIds = true): Middleware<AuthState & FailureState & RouteState> => {
+  // The log line and the metrics of each answered request, once per turn of the event loop.
+  const record = oncePerTurn(({ line, method, route, status, seconds, failure }: AnsweredRequest) => {
+    metrics?.observe(method, route, status, seconds, failure === 'StoreUnavailable')
+    // A store failure that no retry fixes is logged as an error, with what the operator must fix.
+    if (failure === 'StoreFailed') logger.error(line, 'request')
+    else logger.info(line, 'request')
+  })
+  return async (ctx, next) => {
     const started = performance.now()
     const response = ctx.res
     const incoming = ctx.req.headers['x-request-id']
@@ -62,13 +80,6 @@ export const edge =
     const elapsedMs = performance.now() - started
     // Node's getHeader: undefined when the header was not set.
     const preferenceApplied = response.getHeader('Preference-Applied')
-    metrics?.observe(
-      ctx.method,
-      typeof route === 'string' ? route : 'unmatched',
-      status,
-      elapsedMs / 1000,
-      failure?._tag === 'StoreUnavailable',
-    )
     // Built field by field: spreading optional parts costs an object each, on every request.
     const line: Record<string, unknown> = {
       requestId,
@@ -86,7 +97,14 @@ export const edge =
       if (failure._tag === 'StoreUnavailable' || failure._tag === 'StoreFailed') line.detail = failure.detail
     }
     if (typeof preferenceApplied === 'string') line.preferenceApplied = preferenceApplied
-    // A store failure that no retry fixes is logged as an error, with what the operator must fix.
-    if (failure?._tag === 'StoreFailed') logger.error(line, 'request')
-    else logger.info(line, 'request')
+    const method = ctx.method
+    record({
+      line,
+      method,
+      route: typeof route === 'string' ? route : 'unmatched',
+      status,
+      seconds: elapsedMs / 1000,
+      failure: failure?._tag,
+    })
   }
+}

@@ -187,7 +187,8 @@ export const startApi = async (
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
-        server.close(() => resolve())
+        // The log lines and metrics of the last answers are written in the turn after them (oncePerTurn).
+        server.close(() => setImmediate(resolve))
       }),
   }
 }
