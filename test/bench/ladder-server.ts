@@ -1,5 +1,4 @@
 import Koa, { type Middleware } from 'koa'
-import compose from 'koa-compose'
 import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { authenticate } from '../../adapters/http/auth.js'
@@ -53,8 +52,7 @@ if (rung >= RUNGS.indexOf('operation')) {
     ),
   )
 } else if (rung >= RUNGS.indexOf('dispatch')) {
-  const answer = compose([fromMap])
-  app.use(dispatchPetOperations({ listPets: answer, createPet: answer, getPet: answer }))
+  app.use(dispatchPetOperations({ listPets: fromMap, createPet: fromMap, getPet: fromMap }))
 } else app.use(fromMap)
 const server = app.listen(Number(process.env.PORT ?? '0'), '127.0.0.1')
 process.once('SIGTERM', () => server.close(() => process.exit(0)))
