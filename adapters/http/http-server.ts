@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
 import { loggedPath, requestIdOf } from './edge.js'
+import { endOfTurnResponse } from './end-of-turn-response.js'
 import { type ErrorResponse, toErrorResponse } from './error-response.js'
 import {
   expectationFailed,
@@ -106,6 +107,8 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
   }
   const server = createServer(
     {
+      // Responses ended in one turn of the event loop are sent together at its end.
+      ServerResponse: endOfTurnResponse(),
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
