@@ -1,10 +1,5 @@
-import { ServerResponse } from 'node:http'
+import { type IncomingMessage, ServerResponse } from 'node:http'
 import { oncePerTurn } from './once-per-turn.js'
-
-interface Ending {
-  readonly response: ServerResponse
-  readonly args: ReadonlyArray<unknown>
-}
 
 /**
  * A ServerResponse class (createServer's `ServerResponse` option) whose `end()` is carried out at
@@ -18,16 +13,19 @@ interface Ending {
  * back to back and a client reading several connections is woken once for all of them.
  */
 export const endOfTurnResponse = () => {
-  // Node's own end(), applied to its response below.
-  // eslint-disable-next-line @typescript-eslint/unbound-method
-  const nodeEnd = ServerResponse.prototype.end
-  const endNow = oncePerTurn(({ response, args }: Ending): void => {
-    Reflect.apply(nodeEnd, response, args)
-  })
-  return class EndOfTurnResponse extends ServerResponse {
+  const endNow = oncePerTurn((ending: { readonly response: EndOfTurnResponse; readonly args: unknown[] }): void =>
+    ending.response.endAtOnce(ending.args),
+  )
+  class EndOfTurnResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
     override end(...args: unknown[]): this {
       endNow({ response: this, args })
       return this
     }
+
+    /** Node's own end(), with the arguments end() was given (any of its overloads). */
+    endAtOnce(args: unknown[]): void {
+      super.end(...(args as []))
+    }
   }
+  return EndOfTurnResponse
 }
