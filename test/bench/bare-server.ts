@@ -1,4 +1,5 @@
 import { createServer } from 'node:http'
+import { sendJson } from './send-at-end-of-turn.js'
 
 /**
  * What node:http alone reaches on this machine: every request, whatever it asks, answered with the
@@ -9,11 +10,8 @@ const STATUSES = ['available', 'pending', 'sold']
 const BODY = JSON.stringify(
   Array.from({ length: 20 }, (_, index) => ({ id: index + 1, name: `pet ${index}`, categoryId: index % 10, status: STATUSES[index % 3] })),
 )
-const LENGTH = Buffer.byteLength(BODY)
 
-const server = createServer((_request, response) => {
-  response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': LENGTH })
-  response.end(BODY)
-})
+// Sent at the end of each event-loop turn, like the minimal server's answers.
+const server = createServer((_request, response) => sendJson(response, 200, BODY))
 server.listen(Number(process.env.PORT ?? '0'), '127.0.0.1')
 process.once('SIGTERM', () => server.close(() => process.exit(0)))

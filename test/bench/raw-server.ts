@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { sendJson } from './send-at-end-of-turn.js'
 
 /**
  * The benchmark's limit: the least a node:http server can do to give the benchmark's requests the
@@ -7,7 +8,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
  * Content-Length set (Node adds Date and the keep-alive headers to both). Every other header the
  * service sends is one of its features, and shows up in the benchmark as that feature's cost.
  * Pets never change, so each one's JSON is written once and each first page is kept, by its query
- * text, until a pet is added: the limit does no work it can avoid.
+ * text, until a pet is added; answers are sent at the end of each event-loop turn, together
+ * (send-at-end-of-turn.ts): the limit does no work it can avoid.
  */
 interface Pet {
   readonly id: number
@@ -37,18 +39,13 @@ const insert = (name: string, categoryId: number, status: string): Pet => {
   return pet
 }
 
-const send = (response: ServerResponse, status: number, json: string): void => {
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) })
-  response.end(json)
-}
-
 const fail = (response: ServerResponse, status: number, code: string, message: string): void =>
-  send(response, status, JSON.stringify({ code, message, status }))
+  sendJson(response, status, JSON.stringify({ code, message, status }))
 
 /** limit (1 to 100, default 20) and status, read by hand; anything else is refused. */
 const list = (response: ServerResponse, query: string): void => {
   const known = pages.get(query)
-  if (known !== undefined) return send(response, 200, known)
+  if (known !== undefined) return sendJson(response, 200, known)
   let limit = 20
   let pets = all
   for (const pair of query === '' ? [] : query.split('&')) {
@@ -62,7 +59,7 @@ const list = (response: ServerResponse, query: string): void => {
     .map((pet) => pet.json)
     .join(',')}]`
   pages.set(query, page)
-  send(response, 200, page)
+  sendJson(response, 200, page)
 }
 
 const create = (request: IncomingMessage, response: ServerResponse): void => {
@@ -79,7 +76,7 @@ const create = (request: IncomingMessage, response: ServerResponse): void => {
     if (typeof name !== 'string' || name.length === 0 || name.length > 200) return fail(response, 400, 'invalid_body', 'name')
     if (typeof categoryId !== 'number' || !Number.isSafeInteger(categoryId)) return fail(response, 400, 'invalid_body', 'categoryId')
     if (typeof status !== 'string' || !byStatus.has(status)) return fail(response, 400, 'invalid_body', 'status')
-    send(response, 201, insert(name, categoryId, status).json)
+    sendJson(response, 201, insert(name, categoryId, status).json)
   })
 }
 
@@ -105,7 +102,7 @@ const handle = (request: IncomingMessage, response: ServerResponse): void => {
   if (id === undefined) return fail(response, 404, 'route_not_found', `no route for ${request.method ?? ''} ${path}`)
   const pet = /^[1-9][0-9]{0,15}$/.test(id) ? byId.get(Number(id)) : undefined
   if (pet === undefined) return fail(response, 404, 'not_found', `no pet has id ${id}`)
-  send(response, 200, pet.json)
+  sendJson(response, 200, pet.json)
 }
 
 const count = Number(process.env.BENCH_PETS ?? '1000')
