@@ -1,9 +1,11 @@
+import { createServer } from 'node:http'
 import Koa, { type Middleware } from 'koa'
 import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { authenticate } from '../../adapters/http/auth.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
 import { edge, isUnderApi } from '../../adapters/http/edge.js'
+import { endOfTurnResponse } from '../../adapters/http/end-of-turn-response.js'
 import { petJson } from '../../adapters/http/pet-json.js'
 import { dispatchPetOperations, petOperations } from '../../adapters/http/routes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
@@ -54,5 +56,10 @@ if (rung >= RUNGS.indexOf('operation')) {
 } else if (rung >= RUNGS.indexOf('dispatch')) {
   app.use(dispatchPetOperations({ listPets: fromMap, createPet: fromMap, getPet: fromMap }))
 } else app.use(fromMap)
-const server = app.listen(Number(process.env.PORT ?? '0'), '127.0.0.1')
+// Sent as the service sends its answers, at the end of each event-loop turn.
+const handle = app.callback()
+const server = createServer({ ServerResponse: endOfTurnResponse() }, (request, response) => void handle(request, response)).listen(
+  Number(process.env.PORT ?? '0'),
+  '127.0.0.1',
+)
 process.once('SIGTERM', () => server.close(() => process.exit(0)))
