@@ -188,7 +188,22 @@ const pad = (value: number | string, width = 9, digits = 0): string =>
   (typeof value === 'number' ? (Number.isFinite(value) ? value.toFixed(digits) : '—') : value).padStart(width)
 
 /**
- * Per scenario, ROUNDS rounds in which every server is measured once, in turn; the median of each.
+ * Measures `server` with every other server of its group stopped (SIGSTOP) and resumed after: idle,
+ * they still wake on the servers' core (log flushes, the metrics' event-loop monitor) and would
+ * slow whichever server is measured, the fastest most.
+ */
+const alone = (server: Server, group: ReadonlyArray<Server>, scenario: Scenario): Measure => {
+  const others = group.filter((other) => other !== server)
+  for (const other of others) other.child.kill('SIGSTOP')
+  try {
+    return wrk(server, scenario)
+  } finally {
+    for (const other of others) other.child.kill('SIGCONT')
+  }
+}
+
+/**
+ * Per scenario, ROUNDS rounds in which every server is measured once, in turn, alone; the median of each.
  * Every scenario runs once on every server first, so that the JIT has settled.
  */
 const alternate = (
@@ -196,14 +211,14 @@ const alternate = (
   scenarios: ReadonlyArray<Scenario>,
   applies: (server: Server, scenario: Scenario) => boolean = () => true,
 ): Map<string, Map<string, Measure>> => {
-  for (const server of servers) for (const scenario of scenarios) if (applies(server, scenario)) wrk(server, scenario)
+  for (const server of servers) for (const scenario of scenarios) if (applies(server, scenario)) alone(server, servers, scenario)
   const results = new Map<string, Map<string, Measure>>()
   for (const scenario of scenarios) {
     const runs = new Map<string, Measure[]>()
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const server of servers) {
         if (!applies(server, scenario)) continue
-        runs.set(server.name, [...(runs.get(server.name) ?? []), wrk(server, scenario)])
+        runs.set(server.name, [...(runs.get(server.name) ?? []), alone(server, servers, scenario)])
       }
     }
     results.set(
