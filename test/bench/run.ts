@@ -316,6 +316,9 @@ const againstMinimal = async (): Promise<void> => {
   }
 }
 
+/** A difference with its sign: `+1.2`, `-0.3`. */
+const signed = (value: number): string => `${value < 0 ? '' : '+'}${value.toFixed(1)}`
+
 /** Where the time goes: getPet built up a layer at a time (ladder-server.ts), then the service itself. */
 const ladder = async (): Promise<void> => {
   const get = SCENARIOS[2]!
@@ -340,7 +343,7 @@ const ladder = async (): Promise<void> => {
     let previous: number | undefined
     for (const server of servers) {
       const measure = measured?.get(server.name)
-      const added = previous === undefined || server.name === 'koa' ? '' : `+${((measure?.cpuUs ?? NaN) - previous).toFixed(1)}`
+      const added = previous === undefined || server.name === 'koa' ? '' : signed((measure?.cpuUs ?? NaN) - previous)
       console.log(
         `${(labels[server.name] ?? server.name).padEnd(55)} ${pad(measure?.cpuUs ?? NaN, 7, 1)}  ${added.padStart(7)}  ${pad(measure?.rps ?? NaN, 8)}`,
       )
