@@ -26,10 +26,10 @@ export const ifNoneMatchNames = (header: string | undefined, etag: string): bool
 /**
  * Answers a GET with its JSON body and its ETag, or with 304 and no body when the client's
  * If-None-Match already names that tag. Browsers may keep the answer but must revalidate it, and
- * shared caches must not store it: it was fetched with a key. `etag`: the body's tag, when already known.
+ * shared caches must not store it: it was fetched with a key. `etag`: the tag of the body and the link.
  * Headers are set on Node's response directly: Koa's setter checks nothing that can fail here.
  */
-export const sendCacheable = (ctx: Context, body: string, link?: string, etag = etagOf(body, link)): void => {
+export const sendCacheable = (ctx: Context, body: string, link: string | undefined, etag: string): void => {
   const response = ctx.res
   response.setHeader('Cache-Control', 'private, no-cache')
   if (link !== undefined) response.setHeader('Link', link)
