@@ -60,6 +60,7 @@ export const edge = (logger: Logger, metrics?: RequestMetrics, requestIds = true
   })
   return async (ctx, next) => {
     const started = performance.now()
+    const method = ctx.method
     const response = ctx.res
     const incoming = ctx.req.headers['x-request-id']
     const requestId = requestIds ? requestIdOf(typeof incoming === 'string' ? incoming : '') : undefined
@@ -70,7 +71,7 @@ export const edge = (logger: Logger, metrics?: RequestMetrics, requestIds = true
     try {
       await next()
     } catch (error) {
-      logger.error({ err: error, requestId, method: ctx.method, path: loggedPath(path) }, 'unexpected failure while answering a request')
+      logger.error({ err: error, requestId, method, path: loggedPath(path) }, 'unexpected failure while answering a request')
       sendFailure(ctx, internalError)
     }
     // The pet operations' dispatch records their pattern; @koa/router records the others'; undefined when no route matched.
@@ -83,7 +84,7 @@ export const edge = (logger: Logger, metrics?: RequestMetrics, requestIds = true
     // Built field by field: spreading optional parts costs an object each, on every request.
     const line: Record<string, unknown> = {
       requestId,
-      method: ctx.method,
+      method,
       path: loggedPath(path),
       route: typeof route === 'string' ? route : null,
       status,
@@ -97,7 +98,6 @@ export const edge = (logger: Logger, metrics?: RequestMetrics, requestIds = true
       if (failure._tag === 'StoreUnavailable' || failure._tag === 'StoreFailed') line.detail = failure.detail
     }
     if (typeof preferenceApplied === 'string') line.preferenceApplied = preferenceApplied
-    const method = ctx.method
     record({
       line,
       method,

@@ -7,6 +7,12 @@ interface Written {
   etag?: string
 }
 
+/** The ETag of what `written` holds (and `link`), computed the first time it is asked for. */
+const etagOnce = (written: Written, link?: string): string => {
+  written.etag ??= etagOf(written.json, link)
+  return written.etag
+}
+
 /**
  * The JSON of a pet the store hands out frozen (the memory store's), written once: a frozen pet
  * (only primitive fields) can never change, so its text cannot either. A pet that is not frozen (read
@@ -26,10 +32,7 @@ export const petJson = (pet: Pet): string => (Object.isFrozen(pet) ? writtenOf(p
 
 /** The ETag of a pet's JSON, likewise computed once for a frozen pet. */
 export const petEtag = (pet: Pet): string => {
-  if (!Object.isFrozen(pet)) return etagOf(JSON.stringify(pet))
-  const known = writtenOf(pet)
-  known.etag ??= etagOf(known.json)
-  return known.etag
+  return Object.isFrozen(pet) ? etagOnce(writtenOf(pet)) : etagOf(JSON.stringify(pet))
 }
 
 /** A page as the client reads it: the pets as a JSON array, exactly as JSON.stringify writes it, and its Link. */
@@ -66,7 +69,4 @@ export const writtenPage = (pets: ReadonlyArray<Pet>, link: string | undefined):
 }
 
 /** The ETag of a page (its JSON and its Link: a page whose `next` appears must change its tag), computed once per written page. */
-export const pageEtag = (page: WrittenPage): string => {
-  page.etag ??= etagOf(page.json, page.link)
-  return page.etag
-}
+export const pageEtag = (page: WrittenPage): string => etagOnce(page, page.link)
