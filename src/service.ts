@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import pino, { type Logger } from 'pino'
 import { staticKeyAuthenticator } from '../adapters/auth/static-key-authenticator.js'
-import { type AppOptions, buildApp } from '../adapters/http/app.js'
+import { buildApp } from '../adapters/http/app.js'
 import { cursorCodec } from '../adapters/http/cursor.js'
 import { createHttpServer } from '../adapters/http/http-server.js'
 import { petUseCases } from './domain/use-cases.js'
@@ -84,14 +84,9 @@ const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> 
 
 /**
  * Wires the adapters for `config` around `store`, listens, and handles shutdown: the composition
- * root shared by `npm start` and the benchmark, which passes a pre-seeded store and may turn off
- * features no setting turns off (`benchmark`), to measure what each costs.
+ * root shared by `npm start` and the benchmark, which passes a pre-seeded store.
  */
-export const startService = async (
-  config: Config,
-  store: Store,
-  benchmark: Pick<AppOptions, 'etags' | 'requestIds'> = {},
-): Promise<void> => {
+export const startService = async (config: Config, store: Store): Promise<void> => {
   const destination = pino.destination(LOG_DESTINATION)
   // pino flushes only an asynchronous destination at exit; this one may hold up to 4 KiB of lines.
   process.once('exit', () => {
@@ -118,7 +113,6 @@ export const startService = async (
     shutdown: shutdownBegun.signal,
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
     ...(config.rateLimit === undefined ? {} : { rateLimit: { limit: config.rateLimit, counter: store.rateLimits } }),
-    ...benchmark,
   })
   const server = createHttpServer(app, logger)
   // Clients connecting at once see the seeded store, not an empty one.
@@ -155,9 +149,10 @@ export const startService = async (
       server.closeAllConnections()
     }, SHUTDOWN_DEADLINE_MS)
     deadline.unref()
-    // close() stops accepting and closes idle keep-alive connections; connections still busy become
-    // idle once answered, so they are swept until none is left.
-    setInterval(() => server.closeIdleConnections(), 50).unref()
+    // close() stops accepting and closes the connections idle now. Every answer from now on says
+    // `Connection: close` (the edge reads shutdownBegun), so Node closes each busy connection once it
+    // is answered, and its client sends nothing more on it: no request that reached the service is
+    // cut off unanswered.
     server.close(() => {
       // The requests in flight are answered; only now may the store go.
       store

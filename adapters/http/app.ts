@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http'
 import Router from '@koa/router'
 import Koa, { type Middleware } from 'koa'
 import type { Logger } from 'pino'
@@ -18,7 +19,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
-import { dispatchPetOperations, petOperations, registerPetRoutes } from './routes.js'
+import { registerPetRoutes } from './routes.js'
 import { chooseSandbox, registerSandboxRoutes, type Sandboxes } from './sandboxes.js'
 
 export interface AppOptions {
@@ -43,12 +44,8 @@ export interface AppOptions {
   readonly metrics?: boolean
   /** Clients may force failures and delays of the pet operations with `Prefer`; off unless true. */
   readonly faults?: boolean
-  /** Aborted when shutdown begins, so that forced delays end at once. */
+  /** Aborted when shutdown begins: forced delays end at once, and every answer closes its connection. */
   readonly shutdown?: AbortSignal
-  /** ETag and If-None-Match on reads; on unless false (the benchmark turns it off to measure its cost). */
-  readonly etags?: boolean
-  /** X-Request-Id on every answer and in the log; on unless false (likewise, for the benchmark). */
-  readonly requestIds?: boolean
 }
 
 /** The contract this configuration serves at /v1/openapi.json: the parts of features that are off are left out. */
@@ -58,22 +55,32 @@ export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | '
     faults: options.faults === true,
   })
 
-const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+/** The order `Allow` lists methods in, whatever order the routes were declared in. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
-/** What the router did not answer: 204 to OPTIONS, 405 to a wrong method, 404 to an unknown path. */
-const unmatched =
-  (router: Router): Middleware =>
-  (ctx) => {
-    const methods = new Set(router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))
-    const allow = METHOD_ORDER.filter((method) => methods.has(method))
-    if (allow.length === 0) return sendFailure(ctx, routeNotFound(ctx.method, ctx.path))
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Allow', allow.join(', '))
-      ctx.status = 204
-      return
-    }
-    sendFailure(ctx, methodNotAllowed(ctx.method, allow))
+const allowedOf = (header: string): string[] => {
+  const allowed = header.split(',').map((method) => method.trim())
+  return METHOD_ORDER.filter((method) => method !== 'OPTIONS' && allowed.includes(method))
+}
+
+/**
+ * What @koa/router decides but leaves without the service's body: its allowedMethods answers 405
+ * (with `Allow`) and OPTIONS (200, with `Allow` and an empty body), and nothing answers a path no
+ * route has. Here each gets what every answer has: a JSON Error, or, for OPTIONS, 204 (it has no
+ * content); `Allow` lists the methods in one order.
+ */
+const routerAnswers: Middleware = async (ctx, next) => {
+  await next()
+  if (ctx.body !== undefined && ctx.body !== null && ctx.body !== '') return
+  const allow = ctx.response.get('Allow')
+  if (ctx.status === 405) return sendFailure(ctx, methodNotAllowed(ctx.method, allowedOf(allow)))
+  if (ctx.method === 'OPTIONS' && allow !== '') {
+    ctx.set('Allow', allowedOf(allow).join(', '))
+    ctx.status = 204
+    return
   }
+  if (ctx.status === 404) sendFailure(ctx, routeNotFound(ctx.method, ctx.path))
+}
 
 /**
  * One case-sensitive router for every route, like the /v1 check that decides authentication:
@@ -81,7 +88,7 @@ const unmatched =
  * one URL, and the path that needs no key (`/v1/openapi.json`) cannot be reached under another
  * spelling that does.
  */
-export const createRouter = (): Router => new Router({ sensitive: true, strict: true })
+export const createRouter = (): Router => new Router({ sensitive: true, strict: true, methods: [...METHODS] })
 
 /** Builds the Koa app from the use cases and ports alone: main.ts and the tests both call this. */
 export const buildApp = (options: AppOptions): Koa => {
@@ -89,26 +96,24 @@ export const buildApp = (options: AppOptions): Koa => {
   registerIndexRoute(router, { metrics: options.metrics !== false })
   registerHealthRoutes(router, options.health)
   registerDocsRoutes(router, servedDocumentOf(options))
-  const operations = petOperations({
+  registerPetRoutes(router, {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    etags: options.etags !== false,
     ...(options.faults === true ? { before: faults(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) } : {}),
   })
-  registerPetRoutes(router, operations)
   if (options.sandboxes !== undefined) registerSandboxRoutes(router, options.sandboxes)
   const metrics = options.metrics === false ? undefined : createMetrics()
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
   app.silent = true
-  app.use(edge(options.logger, metrics, options.requestIds !== false))
+  app.use(edge(options.logger, metrics, options.shutdown))
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
   if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger }))
   if (options.sandboxes !== undefined) app.use(chooseSandbox(options.sandboxes))
-  app.use(dispatchPetOperations(operations))
+  app.use(routerAnswers)
   app.use(router.routes())
-  app.use(unmatched(router))
+  app.use(router.allowedMethods())
   return app
 }

@@ -128,6 +128,8 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(400, 'bad_request', 'the request is not valid HTTP/1.1')
     case 'MissingHost':
       return response(400, 'bad_request', 'the request has no Host header, which HTTP/1.1 requires')
+    case 'InvalidHost':
+      return response(400, 'bad_request', failure.problem)
     case 'ExpectationFailed':
       return response(417, 'expectation_failed', "the only Expect this service meets is '100-continue'")
     case 'TunnelRefused':

@@ -24,29 +24,19 @@ export const ifNoneMatchNames = (header: string | undefined, etag: string): bool
 }
 
 /**
- * Answers a GET with its JSON body and its ETag, or with 304 and no body when the client's
- * If-None-Match already names that tag. Browsers may keep the answer but must revalidate it, and
- * shared caches must not store it: it was fetched with a key. `etag`: the tag of the body and the link.
- * Headers are set on Node's response directly: Koa's setter checks nothing that can fail here.
+ * Answers a GET with its JSON body and its ETag (of the body and `link`), or with 304 and no body
+ * when the client's If-None-Match already names that tag. Browsers may keep the answer but must
+ * revalidate it, and shared caches must not store it: it was fetched with a key.
  */
-export const sendCacheable = (ctx: Context, body: string, link: string | undefined, etag: string): void => {
-  const response = ctx.res
-  response.setHeader('Cache-Control', 'private, no-cache')
-  if (link !== undefined) response.setHeader('Link', link)
-  response.setHeader('ETag', etag)
-  if (ifNoneMatchNames(ctx.req.headers['if-none-match'], etag)) {
+export const sendCacheable = (ctx: Context, body: string, link?: string): void => {
+  const etag = etagOf(body, link)
+  ctx.set('Cache-Control', 'private, no-cache')
+  if (link !== undefined) ctx.set('Link', link)
+  ctx.set('ETag', etag)
+  if (ifNoneMatchNames(ctx.get('If-None-Match'), etag)) {
     ctx.status = 304
     return
   }
-  response.setHeader('Content-Type', JSON_TYPE)
-  ctx.body = body
-}
-
-/** sendCacheable without the validator, for the benchmark that measures what the ETag costs. */
-export const sendUncached = (ctx: Context, body: string, link?: string): void => {
-  const response = ctx.res
-  response.setHeader('Cache-Control', 'private, no-cache')
-  if (link !== undefined) response.setHeader('Link', link)
-  response.setHeader('Content-Type', JSON_TYPE)
+  ctx.set('Content-Type', JSON_TYPE)
   ctx.body = body
 }

@@ -14,6 +14,7 @@ export type HttpFailure =
   | { readonly _tag: 'HeadersTooLarge' }
   | { readonly _tag: 'MalformedRequest' }
   | { readonly _tag: 'MissingHost' }
+  | { readonly _tag: 'InvalidHost'; readonly problem: string }
   | { readonly _tag: 'ExpectationFailed' }
   | { readonly _tag: 'TunnelRefused' }
   | { readonly _tag: 'DuplicateAuthorization' }
@@ -37,6 +38,7 @@ export const requestTimeout: HttpFailure = { _tag: 'RequestTimeout' }
 export const headersTooLarge: HttpFailure = { _tag: 'HeadersTooLarge' }
 export const malformedRequest: HttpFailure = { _tag: 'MalformedRequest' }
 export const missingHost: HttpFailure = { _tag: 'MissingHost' }
+export const invalidHost = (problem: string): HttpFailure => ({ _tag: 'InvalidHost', problem })
 export const expectationFailed: HttpFailure = { _tag: 'ExpectationFailed' }
 export const tunnelRefused: HttpFailure = { _tag: 'TunnelRefused' }
 export const duplicateAuthorization: HttpFailure = { _tag: 'DuplicateAuthorization' }

@@ -4,12 +4,12 @@ import type { Duplex } from 'node:stream'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
 import { loggedPath, requestIdOf } from './edge.js'
-import { endOfTurnResponse } from './end-of-turn-response.js'
 import { type ErrorResponse, toErrorResponse } from './error-response.js'
 import {
   expectationFailed,
   type HttpFailure,
   headersTooLarge,
+  invalidHost,
   malformedRequest,
   missingHost,
   requestTimeout,
@@ -70,11 +70,28 @@ const requestIdFrom = (request: IncomingMessage): string => {
   return requestIdOf(typeof incoming === 'string' ? incoming : '')
 }
 
+/** RFC 3986's host (an IP literal in brackets, or a name of its characters) and an optional port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]+)(?::[0-9]*)?$/
+
+/** Why the request's Host is refused (RFC 9112 §3.2), or undefined when it is acceptable. */
+const hostFailureOf = (request: IncomingMessage): HttpFailure | undefined => {
+  const lines = request.rawHeaders
+  let hosts = 0
+  for (let index = 0; index < lines.length; index += 2) if (lines[index]?.length === 4 && lines[index]?.toLowerCase() === 'host') hosts += 1
+  const host = request.headers.host
+  if (host === undefined) return request.httpVersion === '1.1' ? missingHost : undefined
+  if (hosts > 1) return invalidHost('the request has more than one Host header')
+  if (!HOST.test(host)) return invalidHost('the Host header is not a valid host[:port]')
+  return undefined
+}
+
 /**
  * The HTTP server around the Koa app, with timeouts set, and Node's own answers given as JSON Errors
  * with a log line, whenever a response can still be written:
  * - timeouts, oversized headers and unparseable requests (408, 431, 400 bad_request);
- * - an HTTP/1.1 request without Host (400 bad_request), which Node would answer with an empty body;
+ * - an HTTP/1.1 request without Host, and any request with more than one Host line or a Host that is
+ *   not `host[:port]` (400 bad_request, RFC 9112 §3.2), which Node would answer with an empty body or
+ *   not refuse at all;
  * - an `Expect` other than `100-continue` (417 expectation_failed), which Node would answer bare;
  * - CONNECT (405 method_not_allowed: this is no proxy), whose connection Node would close unanswered.
  * Each closes the connection. A client that half-closes its connection after sending a request
@@ -107,8 +124,6 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
   }
   const server = createServer(
     {
-      // Responses ended in one turn of the event loop are sent together at its end.
-      ServerResponse: endOfTurnResponse(),
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
@@ -117,7 +132,8 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
       requireHostHeader: false,
     },
     (request, response) => {
-      if (request.httpVersion === '1.1' && request.headers.host === undefined) return answer(request, response, missingHost)
+      const hostFailure = hostFailureOf(request)
+      if (hostFailure !== undefined) return answer(request, response, hostFailure)
       // Koa's handler answers its own failures; nothing is left for the returned promise to report.
       void handle(request, response)
     },

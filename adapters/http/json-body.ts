@@ -1,22 +1,22 @@
-import { isUtf8 } from 'node:buffer'
-import type { IncomingMessage } from 'node:http'
-import * as E from 'fp-ts/Either'
-import inflate from 'inflation'
-import type { Middleware } from 'koa'
-import getRawBody from 'raw-body'
-import { sendFailure } from './error-response.js'
+import { bodyParser } from '@koa/bodyparser'
+import type { Context, Middleware } from 'koa'
+import { type FailureState, sendFailure } from './error-response.js'
 import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType } from './http-failures.js'
-import { parseJsonText } from './json-text.js'
+import { denotesInteger, memberLiteral, nestsDeeperThan } from './json-checks.js'
 
 /** Default largest request body accepted, in bytes (1 MiB; PETSTORE_MAX_BODY_BYTES). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 /** Deeper JSON than any pet needs is refused, so that nothing downstream recurses without bound. */
 export const MAX_JSON_DEPTH = 64
+
+/** The members of a body that must be integers: a literal that is not one must not be read as one. */
+const INTEGER_MEMBERS = ['categoryId']
+
 const EMPTY_BODY = 'the request body is empty; send a JSON object'
 
-/** Where jsonBody leaves the parsed body for the route. */
-export interface JsonBodyState {
+/** Where jsonBody leaves the parsed and checked body for the route. */
+export interface JsonBodyState extends FailureState {
   body?: unknown
 }
 
@@ -24,57 +24,94 @@ interface ReadError {
   readonly type?: string
   readonly status?: number
   readonly code?: string
+  readonly message?: string
 }
 
-/** What reading the body (raw-body, inflation, zlib) reports, as the failure a client is told about. */
+/** What @koa/bodyparser reports (co-body, raw-body, inflation, zlib, JSON.parse), as the failure a client is told about. */
 const fromReadError = (error: unknown, limitBytes: number): HttpFailure => {
-  const { type, status, code } = (typeof error === 'object' && error !== null ? error : {}) as ReadError
+  const { type, status, code, message = '' } = (typeof error === 'object' && error !== null ? error : {}) as ReadError
   if (type === 'entity.too.large') return payloadTooLarge(limitBytes)
   // inflation refuses an unknown Content-Encoding with status 415 and no type.
   if (status === 415) return unsupportedMediaType('unsupported Content-Encoding: send identity, gzip, deflate or br')
   // zlib's errors (Z_DATA_ERROR, ...; brotli's ERR__ERROR_FORMAT_...) mean the compressed body is corrupt.
   if (/^(?:Z_|ERR__ERROR_|ERR_BROTLI)/.test(code ?? '')) return malformedJson('the body could not be decoded with its Content-Encoding')
+  if (error instanceof SyntaxError) {
+    // @hapi/bourne, which co-body parses with, refuses a `__proto__` key at any depth, however escaped.
+    if (message.includes('prototype')) return malformedJson('the body is not valid JSON: a "__proto__" key is refused')
+    return malformedJson(`the body is not valid JSON: ${message}`)
+  }
   return malformedJson('the body could not be read completely (aborted or wrong Content-Length)')
-}
-
-/**
- * The body's bytes, decoded from its Content-Encoding, at most `limit` of them (the limit applies
- * to the decoded body). A plain body must have the length its Content-Length announced.
- */
-const readBytes = (request: IncomingMessage, limit: number): Promise<Buffer> => {
-  const length = request.headers['content-length']
-  const identity = (request.headers['content-encoding'] ?? 'identity') === 'identity'
-  return getRawBody(inflate(request), { limit, ...(length !== undefined && identity ? { length: Number(length) } : {}) })
 }
 
 const isUtf8Charset = (charset: string): boolean => /^utf-?8$/i.test(charset)
 
 /**
- * Reads a JSON request body into ctx.state.body, reading and parsing it once. Before reading it
- * insists on a body, on `application/json` (anything else is 415) and on UTF-8, the only charset
- * JSON has (RFC 8259 §8.1): bytes that are not UTF-8 are refused rather than replaced with U+FFFD.
- * The parse (json-text.ts) refuses `__proto__` keys, nesting deeper than MAX_JSON_DEPTH, and reads
- * no integer into a number whose literal was not one.
+ * Before the body is read: there is one, it is `application/json` (anything else is 415), and its
+ * charset is UTF-8, the only one JSON has (RFC 8259 §8.1).
  */
-export const jsonBody =
-  (limitBytes: number): Middleware<JsonBodyState> =>
-  async (ctx, next) => {
-    const type = ctx.is('application/json')
-    if (type === null || ctx.request.length === 0) return sendFailure(ctx, malformedJson(EMPTY_BODY))
-    if (type === false) return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
-    const charset = ctx.request.charset
-    if (charset !== '' && !isUtf8Charset(charset)) return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
-    let bytes: Buffer
-    try {
-      bytes = await readBytes(ctx.req, limitBytes)
-    } catch (error) {
-      return sendFailure(ctx, fromReadError(error, limitBytes))
-    }
-    // An empty body can also arrive chunked, or compressed; it is only known once read.
-    if (bytes.length === 0) return sendFailure(ctx, malformedJson(EMPTY_BODY))
-    if (!isUtf8(bytes)) return sendFailure(ctx, malformedJson('the body is not valid UTF-8'))
-    const parsed = parseJsonText(bytes.toString('utf8'), MAX_JSON_DEPTH)
-    if (E.isLeft(parsed)) return sendFailure(ctx, malformedJson(parsed.left))
-    ctx.state.body = parsed.right
-    await next()
+const acceptJson: Middleware<JsonBodyState> = async (ctx, next) => {
+  const type = ctx.is('application/json')
+  if (type === null || ctx.request.length === 0) return sendFailure(ctx, malformedJson(EMPTY_BODY))
+  if (type === false) return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
+  const charset = ctx.request.charset
+  if (charset !== '' && !isUtf8Charset(charset)) return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
+  await next()
+}
+
+/** A digit followed by a point or an exponent: the text may hold a number literal that is not an integer. */
+const FRACTION_OR_EXPONENT = /\d[.eE]/
+
+/**
+ * An integer member whose literal does not denote an integer (`0.99999999999999999`, which
+ * JSON.parse rounds to 1) is read as NaN, which no integer rule accepts: no integer field takes a
+ * number the client did not write.
+ */
+const withExactIntegers = (body: Record<string, unknown>, text: string): Record<string, unknown> => {
+  if (!FRACTION_OR_EXPONENT.test(text)) return body
+  for (const name of INTEGER_MEMBERS) {
+    if (!Number.isInteger(body[name])) continue
+    const literal = memberLiteral(text, name)
+    if (literal !== undefined && !denotesInteger(literal)) body[name] = Number.NaN
   }
+  return body
+}
+
+/**
+ * After the parse: what JSON.parse accepts but the service refuses. The text decoder replaces bytes
+ * that are not UTF-8 with U+FFFD, so a body holding U+FFFD is refused: the replacement cannot be told
+ * apart from bytes that were never text (docs/adr/0404-invalid-utf-8-is-refused.md). Nesting deeper
+ * than MAX_JSON_DEPTH is refused; integer members are read exactly.
+ */
+const checkJson: Middleware<JsonBodyState> = async (ctx, next) => {
+  // The parser's onError has answered already.
+  if (ctx.state.failure !== undefined) return
+  const text = ctx.request.rawBody
+  const parsed = ctx.request.body
+  // An empty body can also arrive chunked, or compressed; it is only known once read.
+  if (text === '' || text === undefined) return sendFailure(ctx, malformedJson(EMPTY_BODY))
+  if (text.includes('\uFFFD'))
+    return sendFailure(ctx, malformedJson('the body is not valid UTF-8 (or holds U+FFFD, which stands for bytes that are not)'))
+  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
+  ctx.state.body =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? withExactIntegers(parsed as Record<string, unknown>, text)
+      : parsed
+  await next()
+}
+
+/**
+ * The middleware that reads a JSON request body into ctx.state.body, read and parsed once, by
+ * @koa/bodyparser: at most `limitBytes` of it (after decoding its Content-Encoding: identity, gzip,
+ * deflate or br), with the checks placed around it.
+ */
+export const jsonBody = (limitBytes: number): ReadonlyArray<Middleware<JsonBodyState>> => [
+  acceptJson,
+  bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: limitBytes,
+    // Any JSON value: what is not an object is the domain's to refuse, with its own message.
+    jsonStrict: false,
+    onError: (error: Error, ctx: Context) => sendFailure(ctx, fromReadError(error, limitBytes)),
+  }),
+  checkJson,
+]

@@ -1,15 +1,14 @@
 import type Router from '@koa/router'
 import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
-import type { Context, Middleware, Next } from 'koa'
+import type { Context, Middleware } from 'koa'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { CursorCodec } from './cursor.js'
 import { DEPRECATION_HEADERS } from './deprecation.js'
-import { JSON_TYPE, sendCacheable, sendUncached } from './etag.js'
+import { JSON_TYPE, sendCacheable } from './etag.js'
 import { sendFailure } from './error-response.js'
 import { bodyFingerprint, idempotencyKeyOf } from './fingerprint.js'
 import { jsonBody, type JsonBodyState } from './json-body.js'
-import { pageEtag, petEtag, petJson, writtenPage } from './pet-json.js'
 import { nextPageLink, readListRequest } from './list-request.js'
 import type { SandboxState } from './sandboxes.js'
 
@@ -17,67 +16,43 @@ export interface RoutesOptions {
   readonly useCases: PetUseCases
   readonly cursors: CursorCodec
   readonly maxBodyBytes: number
-  /** Whether reads carry an ETag and answer If-None-Match. */
-  readonly etags: boolean
   /** Runs first on each of the three operations, before the body is read (forced failures). */
   readonly before?: Middleware
-}
-
-/** A middleware whose promise settles once it has answered. */
-type Operation = (ctx: Context, next: Next) => Promise<void>
-
-/** Each operation with everything it runs, as one middleware. */
-export interface PetOperations {
-  readonly listPets: Operation
-  readonly createPet: Operation
-  readonly getPet: Operation
 }
 
 /** The route patterns: what the log and the metrics name a request by. */
 export const PETS_ROUTE = '/v1/pets'
 export const PET_ROUTE = '/v1/pets/:petId'
-const PET_PREFIX = '/v1/pets/'
-
-/** What a route parameter becomes, as @koa/router decodes it: percent-decoded, or as sent when that fails. */
-const decodeSegment = (text: string): string => {
-  if (!text.includes('%')) return text
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text
-  }
-}
 
 const DEPRECATION_ENTRIES = Object.entries(DEPRECATION_HEADERS)
 
-/** `first`, then `then` as its next: what koa-compose does for two, without its per-call promise and bind. */
-const chain =
-  (first: Operation, then: Operation): Operation =>
-  (ctx, next) =>
-    first(ctx, () => then(ctx, next))
+type OperationState = SandboxState & JsonBodyState
 
-/** The three operations of the spec: request in, use case, response out. No rules live here. */
-export const petOperations = ({ useCases, cursors, maxBodyBytes, etags, before }: RoutesOptions): PetOperations => {
-  // Part of each operation, so that what runs first is still logged and measured under its route.
-  const afterBefore = (operation: Operation): Operation => (before === undefined ? operation : chain(before, operation))
+/**
+ * The three operations of the spec, declared to the router: request in, use case, response out. No
+ * rules live here. The router also answers HEAD like GET, and (with allowedMethods) OPTIONS and 405
+ * with `Allow`, from these declarations.
+ */
+export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, before }: RoutesOptions): void => {
+  // Part of each route, so that what runs first is still logged and measured under its pattern.
+  const first: ReadonlyArray<Middleware> = before === undefined ? [] : [before]
   /** The caller's sandbox's use cases when sandboxes are on, else everyone's. */
   const useCasesOf = (ctx: Context): PetUseCases => (ctx.state as SandboxState).useCases ?? useCases
 
-  const listPets: Operation = async (ctx) => {
-    const request = readListRequest(ctx.querystring, cursors)
+  router.get<OperationState>('listPets', PETS_ROUTE, ...first, async (ctx) => {
+    const request = readListRequest(ctx.query, cursors)
     if (E.isLeft(request)) return sendFailure(ctx, request.left)
     const result = await useCasesOf(ctx).listPets(request.right)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     const next = result.right.next
-    const page = writtenPage(result.right.pets, O.isSome(next) ? nextPageLink(request.right, cursors.encode(next.value)) : undefined)
-    if (etags) sendCacheable(ctx, page.json, page.link, pageEtag(page))
-    else sendUncached(ctx, page.json, page.link)
-  }
+    const link = O.isSome(next) ? nextPageLink(request.right, cursors.encode(next.value)) : undefined
+    sendCacheable(ctx, JSON.stringify(result.right.pets), link)
+  })
 
-  const createPet: Operation = async (ctx) => {
-    const body = (ctx.state as JsonBodyState).body
+  router.post<OperationState>('createPet', PETS_ROUTE, ...first, ...jsonBody(maxBodyBytes), async (ctx) => {
+    const body = ctx.state.body
     const key = ctx.headers['idempotency-key']
-    const client = (ctx.state as SandboxState).client
+    const client = ctx.state.client
     const result =
       typeof key === 'string' && client !== undefined
         ? await useCasesOf(ctx).createPetIdempotently({
@@ -92,61 +67,15 @@ export const petOperations = ({ useCases, cursors, maxBodyBytes, etags, before }
     ctx.status = 201
     ctx.set('Location', `/v1/pets/${pet.id}`)
     ctx.set('Content-Type', JSON_TYPE)
-    ctx.body = petJson(pet)
-  }
+    ctx.body = JSON.stringify(pet)
+  })
 
-  const getPet: Operation = async (ctx) => {
-    // The router and dispatchPetOperations route only a path with one non-empty segment after the prefix here.
-    const result = await useCasesOf(ctx).getPet(decodeSegment(ctx.path.slice(PET_PREFIX.length)))()
+  router.get<OperationState>('getPet', PET_ROUTE, ...first, async (ctx) => {
+    const result = await useCasesOf(ctx).getPet(ctx.params.petId ?? '')()
     if (E.isLeft(result) && result.left._tag !== 'PetNotFound') return sendFailure(ctx, result.left)
     // Every answer of getPet's own (200 and 404) announces the deprecation.
-    for (const [name, value] of DEPRECATION_ENTRIES) ctx.res.setHeader(name, value)
+    for (const [name, value] of DEPRECATION_ENTRIES) ctx.set(name, value)
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
-    if (etags) sendCacheable(ctx, petJson(result.right), undefined, petEtag(result.right))
-    else sendUncached(ctx, petJson(result.right))
-  }
-
-  return {
-    listPets: afterBefore(listPets),
-    createPet: afterBefore(chain(jsonBody(maxBodyBytes), createPet)),
-    getPet: afterBefore(getPet),
-  }
+    sendCacheable(ctx, JSON.stringify(result.right))
+  })
 }
-
-/**
- * Declares the operations to the router: it answers HEAD, OPTIONS and 405 (with `Allow`) from these
- * declarations, and routes whatever dispatchPetOperations leaves to it.
- */
-export const registerPetRoutes = (router: Router, operations: PetOperations): void => {
-  router.get('listPets', PETS_ROUTE, operations.listPets)
-  router.post('createPet', PETS_ROUTE, operations.createPet)
-  router.get('getPet', PET_ROUTE, operations.getPet)
-}
-
-export interface RouteState {
-  /** The pattern of the route that answered, for the log and the metrics. */
-  route?: string
-}
-
-/**
- * The three operations, matched by hand ahead of the router: matching a path against every route,
- * and composing the matched route's middleware, cost @koa/router a sixth of a request. Routes exactly
- * what the router routes to them (case-sensitive and strict, HEAD with GET, one non-empty segment
- * for the id); everything else, including a wrong method, goes on to the router.
- */
-export const dispatchPetOperations =
-  (operations: PetOperations): Middleware<RouteState> =>
-  (ctx, next): Promise<void> => {
-    const path = ctx.path
-    const method = ctx.method
-    const read = method === 'GET' || method === 'HEAD'
-    if (path === PETS_ROUTE && (read || method === 'POST')) {
-      ctx.state.route = PETS_ROUTE
-      return read ? operations.listPets(ctx, next) : operations.createPet(ctx, next)
-    }
-    if (read && path.startsWith(PET_PREFIX) && path.length > PET_PREFIX.length && !path.includes('/', PET_PREFIX.length)) {
-      ctx.state.route = PET_ROUTE
-      return operations.getPet(ctx, next)
-    }
-    return next() as Promise<void>
-  }

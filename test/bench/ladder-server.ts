@@ -5,9 +5,8 @@ import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authentic
 import { authenticate } from '../../adapters/http/auth.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
 import { edge, isUnderApi } from '../../adapters/http/edge.js'
-import { endOfTurnResponse } from '../../adapters/http/end-of-turn-response.js'
-import { petJson } from '../../adapters/http/pet-json.js'
-import { dispatchPetOperations, petOperations } from '../../adapters/http/routes.js'
+import Router from '@koa/router'
+import { registerPetRoutes } from '../../adapters/http/routes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { PET_STATUSES, type Pet } from '../../src/domain/pet.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
@@ -41,24 +40,24 @@ app.silent = true
 const fromMap: Middleware = (ctx) => {
   const pet = byId.get(Number(ctx.path.slice('/v1/pets/'.length)))
   ctx.set('Content-Type', 'application/json; charset=utf-8')
-  ctx.body = pet === undefined ? 'null' : petJson(pet)
+  ctx.body = pet === undefined ? 'null' : JSON.stringify(pet)
 }
 if (rung >= RUNGS.indexOf('edge')) app.use(edge(pino({ level: 'silent' })))
 if (rung >= RUNGS.indexOf('auth')) {
   app.use(authenticate(staticKeyAuthenticator([process.env.PETSTORE_API_KEYS ?? '']), (path) => isUnderApi(path)))
 }
 if (rung >= RUNGS.indexOf('operation')) {
-  app.use(
-    dispatchPetOperations(
-      petOperations({ useCases: petUseCases(store.shared), cursors: cursorCodec(), maxBodyBytes: 1024 * 1024, etags: true }),
-    ),
-  )
+  const router = new Router()
+  registerPetRoutes(router, { useCases: petUseCases(store.shared), cursors: cursorCodec(), maxBodyBytes: 1024 * 1024 })
+  app.use(router.routes())
 } else if (rung >= RUNGS.indexOf('dispatch')) {
-  app.use(dispatchPetOperations({ listPets: fromMap, createPet: fromMap, getPet: fromMap }))
+  const router = new Router()
+  router.get('/v1/pets/:petId', fromMap)
+  app.use(router.routes())
 } else app.use(fromMap)
 // Sent as the service sends its answers, at the end of each event-loop turn.
 const handle = app.callback()
-const server = createServer({ ServerResponse: endOfTurnResponse() }, (request, response) => void handle(request, response)).listen(
+const server = createServer((request, response) => void handle(request, response)).listen(
   Number(process.env.PORT ?? '0'),
   '127.0.0.1',
 )

@@ -7,8 +7,8 @@ import { startService } from '../../src/service.js'
 /**
  * The composed service exactly as `npm start` runs it (default settings, request logging on), with
  * its memory store seeded in-process with BENCH_PETS pets first: a million creates over HTTP would
- * take longer than the benchmark itself. BENCH_OFF (comma-separated: log, metrics, etag,
- * request-id) turns features off, one at a time, so that the benchmark can say what each costs.
+ * take longer than the benchmark itself. BENCH_OFF (comma-separated: log, metrics) turns features
+ * off through their settings, so that the benchmark can say what each costs.
  */
 const count = Number(process.env.BENCH_PETS ?? '1000')
 const pets = Array.from({ length: count }, (_, index) => ({
@@ -27,4 +27,4 @@ const config = readConfig(
   () => 'unused-generated-key',
 )
 if (E.isLeft(config)) throw new Error(config.left.join('; '))
-void startService(config.right, memoryStore(pets), { etags: !off.has('etag'), requestIds: !off.has('request-id') })
+void startService(config.right, memoryStore(pets))

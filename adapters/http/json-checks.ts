@@ -1,0 +1,88 @@
+/**
+ * The checks a JSON body gets after @koa/bodyparser has parsed it (json-body.ts): what JSON.parse
+ * lets through but the service refuses. Each reads the parsed value, or the raw text the parser
+ * kept, and none parses the text again.
+ */
+
+/**
+ * Whether a JSON number literal denotes an integer: its digits times ten to the power of its
+ * exponent less its fraction digits, trailing zeros aside, is a whole number. `1.0`, `1e2` and
+ * `120e-1` do; `0.99999999999999999`, `1e-400` and `9007199254740990.9` do not, whatever double
+ * they round to. Linear in the literal's length, with no regular expression that could backtrack.
+ */
+export const denotesInteger = (literal: string): boolean => {
+  const exponentAt = literal.search(/[eE]/)
+  const significand = exponentAt === -1 ? literal : literal.slice(0, exponentAt)
+  const point = significand.indexOf('.')
+  const digits = (point === -1 ? significand : significand.slice(0, point) + significand.slice(point + 1)).replace('-', '')
+  const fractionDigits = point === -1 ? 0 : significand.length - point - 1
+  let last = digits.length - 1
+  while (last >= 0 && digits.charCodeAt(last) === 48) last -= 1
+  // All zeros: the literal denotes zero.
+  if (last === -1) return true
+  const trailingZeros = digits.length - 1 - last
+  const exponentText = exponentAt === -1 ? '0' : literal.slice(exponentAt + 1)
+  const magnitude = exponentText.replace(/^[+-]/, '').replace(/^0+(?=.)/, '')
+  const negative = exponentText.startsWith('-')
+  // An exponent of 16 digits or more outweighs any fraction a body can hold: its sign decides.
+  if (magnitude.length > 15) return !negative
+  const exponent = negative ? -Number(magnitude) : Number(magnitude)
+  return exponent - fractionDigits + trailingZeros >= 0
+}
+
+const isSpace = (code: number): boolean => code === 32 || code === 10 || code === 13 || code === 9
+
+/** Characters a JSON number literal is made of. */
+const isNumberCharacter = (code: number): boolean =>
+  (code >= 48 && code <= 57) || code === 45 || code === 43 || code === 46 || code === 101 || code === 69
+
+/**
+ * The literal of the number that member `name` of a top-level JSON object has, as written: the
+ * last one when the name is repeated (JSON.parse keeps the last), undefined when that value is not
+ * a number. `text` must be JSON that JSON.parse has accepted: this only finds the member, keeping
+ * track of strings (whose contents are never structure) and of nesting, without checking syntax.
+ */
+export const memberLiteral = (text: string, name: string): string | undefined => {
+  let depth = 0
+  let key: string | undefined
+  let literal: string | undefined
+  for (let at = 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at)
+    if (code === 34) {
+      const start = at
+      let escaped = false
+      for (at += 1; text.charCodeAt(at) !== 34; at += 1) {
+        if (text.charCodeAt(at) === 92) {
+          escaped = true
+          at += 1
+        }
+      }
+      // A string at depth 1 is a key when a colon follows; its escapes are JSON.parse's to decode.
+      let after = at + 1
+      while (isSpace(text.charCodeAt(after))) after += 1
+      if (depth === 1 && text.charCodeAt(after) === 58) {
+        key = escaped ? (JSON.parse(text.slice(start, at + 1)) as string) : text.slice(start + 1, at)
+      }
+    } else if (code === 123 || code === 91) depth += 1
+    else if (code === 125 || code === 93) depth -= 1
+    else if (depth === 1 && key === name && (code === 45 || (code >= 48 && code <= 57))) {
+      const start = at
+      while (at < text.length && isNumberCharacter(text.charCodeAt(at))) at += 1
+      literal = text.slice(start, at)
+      at -= 1
+    } else if (code === 44 && depth === 1) key = undefined
+  }
+  return literal
+}
+
+/** Whether arrays and objects in `value` nest deeper than `max` levels (a top-level object is one); never recurses past max + 1. */
+export const nestsDeeperThan = (value: unknown, max: number): boolean => {
+  if (typeof value !== 'object' || value === null) return false
+  if (max === 0) return true
+  if (Array.isArray(value)) {
+    for (const item of value) if (nestsDeeperThan(item, max - 1)) return true
+    return false
+  }
+  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], max - 1)) return true
+  return false
+}

@@ -1,0 +1,99 @@
+import fc from 'fast-check'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { denotesInteger, memberLiteral, nestsDeeperThan } from '../../adapters/http/json-checks.js'
+
+/**
+ * The checks around the body parser, against references: exact arithmetic on BigInt for the literal
+ * rule, JSON.parse and generated JSON for finding a member's literal and for the nesting depth.
+ */
+const JsonChecks = suite("JSON body checks: integer literals, a member's literal, nesting depth")
+
+const RUNS = 2000
+
+/** JSON text with random whitespace wherever JSON allows it. */
+const spaced = (value: unknown, spaces: string): string => JSON.stringify(value, null, spaces) ?? 'null'
+
+/** A JSON number literal from its parts, with its exact value as digits × 10^scale. */
+const literal = fc
+  .record({
+    negative: fc.boolean(),
+    integer: fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,20}$/)),
+    fraction: fc.option(fc.stringMatching(/^[0-9]{1,20}$/), { nil: undefined }),
+    exponent: fc.option(fc.integer({ min: -400, max: 400 }), { nil: undefined }),
+    exponentSpelling: fc.constantFrom('e', 'E', 'e+', 'E+'),
+  })
+  .map(({ negative, integer, fraction, exponent, exponentSpelling }) => {
+    const text =
+      `${negative ? '-' : ''}${integer}${fraction === undefined ? '' : `.${fraction}`}` +
+      (exponent === undefined ? '' : exponent < 0 ? `e${exponent}` : `${exponentSpelling}${exponent}`)
+    return { text, digits: BigInt(integer + (fraction ?? '')), scale: (exponent ?? 0) - (fraction ?? '').length }
+  })
+
+/** Exact arithmetic: digits × 10^scale is an integer. */
+const isIntegerExactly = ({ digits, scale }: { digits: bigint; scale: number }): boolean =>
+  scale >= 0 || digits % 10n ** BigInt(-scale) === 0n
+
+JsonChecks('denotesInteger agrees with exact arithmetic on any literal', () => {
+  fc.assert(
+    fc.property(literal, (number) => assert.is(denotesInteger(number.text), isIntegerExactly(number), number.text)),
+    { numRuns: RUNS * 5 },
+  )
+  for (const [text, expected] of [
+    ['1.0', true],
+    ['1e2', true],
+    ['120e-1', true],
+    ['0.000e-999999999999999999999', true],
+    ['1e99999999999999999999', true],
+    ['1e-99999999999999999999', false],
+    ['0.99999999999999999', false],
+    ['1e-400', false],
+    ['9007199254740990.9', false],
+  ] as const) {
+    assert.is(denotesInteger(text), expected, text)
+  }
+})
+
+/** Container depth: a top-level array or object is 1. */
+const depthOf = (value: unknown): number =>
+  typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0
+
+JsonChecks('memberLiteral finds the literal of a top-level member as written, the last when repeated, wherever it stands', () => {
+  fc.assert(
+    fc.property(
+      fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
+      literal,
+      fc.nat(),
+      fc.constantFrom('', ' ', '\n  ', '\t'),
+      fc.boolean(),
+      (others, number, at, spaces, escapeName) => {
+        const entries = Object.entries(others).filter(([key]) => key !== 'n' && key !== '__proto__')
+        const index = at % (entries.length + 1)
+        const name = escapeName ? '"\\u006e"' : '"n"'
+        const members = entries.map(([key, value]) => `${JSON.stringify(key)}:${spaced(value, spaces)}`)
+        members.splice(index, 0, `${name}${spaces}:${spaces}${number.text}`)
+        const text = `{${spaces}${members.join(`,${spaces}`)}${spaces}}`
+        JSON.parse(text)
+        assert.is(memberLiteral(text, 'n'), number.text, text)
+      },
+    ),
+    { numRuns: RUNS },
+  )
+  assert.is(memberLiteral('{"n":1,"n":0.99999999999999999}', 'n'), '0.99999999999999999')
+  assert.is(memberLiteral('{"n":"1.5","x":{"n":2.5},"y":["n",3.5]}', 'n'), undefined)
+  assert.is(memberLiteral('{"s":"\\"n\\":1.5","n":2}', 'n'), '2')
+  assert.is(memberLiteral('{"n":null}', 'n'), undefined)
+})
+
+JsonChecks('nestsDeeperThan counts arrays and objects, a top-level one as one level', () => {
+  fc.assert(
+    fc.property(fc.jsonValue({ maxDepth: 8 }), fc.integer({ min: 0, max: 10 }), (value, max) => {
+      assert.is(nestsDeeperThan(value, max), depthOf(value) > max, JSON.stringify(value))
+    }),
+    { numRuns: RUNS },
+  )
+  const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown
+  assert.ok(nestsDeeperThan(deep, 64), 'a hundred thousand levels are refused without recursing past the limit')
+})
+
+JsonChecks.run()
