@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { IncomingMessage } from 'node:http'
 import type { RouterContext } from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
@@ -23,14 +24,20 @@ export const MAX_LOGGED_PATH = 200
 export const loggedPath = (path: string): string => (path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path)
 
 /**
+ * Whether reading the request's body began but stopped before its end (a body over the limit, a
+ * corrupt compressed one). Node reads on and discards a body nobody began to read, once the answer
+ * is sent; one left half-read stays in the connection, where the next request would be looked for.
+ */
+const bodyLeftUnread = (request: IncomingMessage): boolean => request.readableDidRead && !request.readableEnded
+
+/**
  * The outermost middleware, what every request passes through once:
  * - the request id: an incoming X-Request-Id when sane, otherwise a new one, returned on every response;
  * - the headers every response carries; API answers are never stored by caches;
  * - the one exit for anything thrown: logged, and answered as a 500 that says nothing of it;
- * - `Connection: close` on an answer given before the request's body was read to its end (a 413,
- *   a corrupt gzip body, a 401 to an upload: the rest of the body would otherwise be taken for the
- *   next request), and on every answer once shutdown has begun, so that clients stop sending on
- *   connections that are about to close;
+ * - `Connection: close` on an answer given when the request's body was left half-read (a 413, a
+ *   corrupt gzip body: the connection could carry no further request), and on every answer once
+ *   shutdown has begun, so that clients stop sending on connections that are about to close;
  * - one JSON log line when the response is decided: method, path (without the query, bounded), route
  *   pattern, status, duration, request id, the caller's key id and, for failures, their tag, for a
  *   401 why (`reason`: missing, malformed or invalid), and for store failures their detail. At
@@ -55,7 +62,7 @@ export const edge =
       logger.error({ err: error, requestId, method: ctx.method, path: loggedPath(path) }, 'unexpected failure while answering a request')
       sendFailure(ctx, internalError)
     }
-    if (!ctx.req.complete || shutdown?.aborted === true) ctx.set('Connection', 'close')
+    if (bodyLeftUnread(ctx.req) || shutdown?.aborted === true) ctx.set('Connection', 'close')
     // The pattern of the route @koa/router matched; undefined when none did.
     const route = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
     const failure = ctx.state.failure

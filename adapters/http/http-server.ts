@@ -86,6 +86,35 @@ const hostFailureOf = (request: IncomingMessage): HttpFailure | undefined => {
 }
 
 /**
+ * The requests of each connection still being answered, pipelined ones included: when Node's parser
+ * fails on a connection, the answers of the requests it received whole are sent before its own.
+ */
+const requestsInFlight = () => {
+  const requests = new WeakMap<Duplex, Set<IncomingMessage>>()
+  const waiting = new WeakMap<Duplex, () => void>()
+  return {
+    track: (request: IncomingMessage, response: ServerResponse): void => {
+      const socket = request.socket
+      const ofSocket = requests.get(socket) ?? new Set()
+      requests.set(socket, ofSocket.add(request))
+      response.once('close', () => {
+        ofSocket.delete(request)
+        if (ofSocket.size === 0) waiting.get(socket)?.()
+      })
+    },
+    /** Whether every request of the connection still in flight was received whole. */
+    allComplete: (socket: Duplex): boolean => [...(requests.get(socket) ?? [])].every((request) => request.complete),
+    /** Runs `then` once every request of the connection in flight is answered: now, when none is. */
+    afterAnswers: (socket: Duplex, then: () => void): void => {
+      waiting.set(socket, then)
+      if ((requests.get(socket)?.size ?? 0) === 0) then()
+    },
+    /** Whether the connection's failure is being answered already. */
+    failing: (socket: Duplex): boolean => waiting.has(socket),
+  }
+}
+
+/**
  * The HTTP server around the Koa app, with timeouts set, and Node's own answers given as JSON Errors
  * with a log line, whenever a response can still be written:
  * - timeouts, oversized headers and unparseable requests (408, 431, 400 bad_request);
@@ -122,6 +151,7 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
     response.end(json)
     log(requestId, request, failure, failed.body.status)
   }
+  const inFlight = requestsInFlight()
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -132,6 +162,7 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
       requireHostHeader: false,
     },
     (request, response) => {
+      inFlight.track(request, response)
       const hostFailure = hostFailureOf(request)
       if (hostFailure !== undefined) return answer(request, response, hostFailure)
       // Koa's handler answers its own failures; nothing is left for the returned promise to report.
@@ -149,16 +180,24 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
     log(requestId, request, tunnelRefused, failed.body.status)
   })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // A response already started, or a connection reset by the client: nothing can be said any more.
-    if (error.code === 'ECONNRESET' || !socket.writable || responseStarted(socket)) {
-      socket.destroy()
-      return
-    }
+    // Node's parser reports each later read of a failed connection again: it is answered once.
+    if (inFlight.failing(socket)) return
+    // A connection reset by the client, or a response already started: nothing can be said any more.
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
     const failure = failureOf(error)
-    const failed = toErrorResponse(failure)
-    const requestId = randomUUID()
-    socket.end(rawErrorResponse(failed, requestId))
-    log(requestId, undefined, failure, failed.body.status)
+    const sendFailure = (): void => {
+      if (!socket.writable) return
+      const failed = toErrorResponse(failure)
+      const requestId = randomUUID()
+      socket.end(rawErrorResponse(failed, requestId))
+      log(requestId, undefined, failure, failed.body.status)
+    }
+    // Requests received whole before the bad bytes (a create, pipelined GETs) are answered first:
+    // a client must never be told 400 about a request that was carried out.
+    if (inFlight.allComplete(socket)) return inFlight.afterAnswers(socket, sendFailure)
+    // A request cut short by the failure can never be answered; if its answer began, the connection just ends.
+    if (responseStarted(socket)) return void socket.destroy()
+    sendFailure()
   })
   return server
 }

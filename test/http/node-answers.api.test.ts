@@ -52,6 +52,28 @@ NodeAnswers('When a request has no Host, then 400 bad_request as a JSON Error wi
   )
 })
 
+NodeAnswers('When Host is repeated, empty or not host[:port], then 400 bad_request as a JSON Error, logged', async ({ api, log }) => {
+  for (const [hosts, problem] of [
+    ['Host: a\r\nHost: b\r\n', 'more than one Host'],
+    ['Host: a\r\nHost: a\r\n', 'more than one Host'],
+    ['Host:\r\n', 'not a valid host'],
+    ['Host: a b\r\n', 'not a valid host'],
+    ['Host: a/b\r\n', 'not a valid host'],
+  ] as const) {
+    const { text } = await rawExchange(api.baseUrl, `GET /v1/pets HTTP/1.1\r\n${hosts}Authorization: Bearer ${TEST_KEY}\r\n\r\n`)
+    assertJsonError(text, 400, 'bad_request')
+    assert.match(text, problem, hosts)
+    assert.is(requestLines(log).at(-1)?.failure, 'InvalidHost')
+  }
+  for (const host of ['example.com', 'example.com:8080', '127.0.0.1:1', '[::1]:80', 'xn--bcher-kva.example']) {
+    const { text } = await rawExchange(
+      api.baseUrl,
+      `GET /v1/pets HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`,
+    )
+    assert.is(parseRawResponse(text).status, 200, host)
+  }
+})
+
 NodeAnswers('When Expect is other than 100-continue, then 417 expectation_failed as a JSON Error, logged', async ({ api, log }) => {
   const { text } = await rawExchange(
     api.baseUrl,
