@@ -147,4 +147,36 @@ Shutdown(
   },
 )
 
+/** A keep-alive connection with a create in flight: its body is held back until `finish` is called. */
+const heldCreate = (url: URL, name: string) => {
+  const body = JSON.stringify({ name, categoryId: 1 })
+  const socket = connect(Number(url.port), url.hostname)
+  socket.on('error', () => undefined)
+  let text = ''
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(text)))
+  socket.write(
+    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  )
+  return { finish: () => socket.write(body.slice(10)), closed }
+}
+
+Shutdown('After SIGTERM, answers say Connection: close, and the connections busy at the signal lose no request', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
+  const url = new URL(await waitForUrl(service))
+  const held = Array.from({ length: 5 }, (_, index) => heldCreate(url, `busy ${index}`))
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  service.child.kill('SIGTERM')
+  await new Promise((resolve) => setTimeout(resolve, 150))
+  for (const connection of held) connection.finish()
+  // Each connection is closed by the service once answered: the client is told, and sends nothing more on it.
+  const answers = await Promise.all(held.map((connection) => connection.closed))
+  for (const answer of answers) {
+    assert.match(answer, /^HTTP\/1\.1 201 Created\r\n/, answer)
+    assert.match(answer, /\r\nConnection: close\r\n/, answer)
+  }
+  assert.is(await service.exited, 0)
+})
+
 Shutdown.run()
