@@ -212,6 +212,22 @@ CreatePet('When the body exceeds 1 MiB, then 413 payload_too_large', async ({ ap
   assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large')
 })
 
+CreatePet(
+  'When a body of nearly 1 MiB is all nested arrays or ignored keys, then it is parsed once and the pet created',
+  async ({ api }) => {
+    const arrays = Array.from({ length: 45_000 }, () => '0,[[[[[[[[]]]]]]]]').join(',')
+    const keys = Array.from({ length: 90_000 }, (_, index) => `"k${index.toString().padStart(5, '0')}":0`).join(',')
+    for (const [index, body] of [`{"name":"arrays","categoryId":1,"a":[${arrays}]}`, `{"name":"keys","categoryId":2,${keys}}`].entries()) {
+      assert.ok(body.length < 1024 * 1024, String(body.length))
+      for (const headers of [{}, { 'idempotency-key': `hostile-${index}` }]) {
+        const response = await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json', ...headers } })
+        assert.is(response.status, 201, response.text)
+        assert.equal(Object.keys(response.body as object), ['id', 'name', 'categoryId', 'status'])
+      }
+    }
+  },
+)
+
 CreatePet('When many creates run concurrently, then no pet is lost and no id is shared', async ({ api }) => {
   const responses = await Promise.all(
     Array.from({ length: 50 }, (_, index) => api.request('POST', '/v1/pets', { body: aNewPet({ name: `pet ${index}` }) })),
