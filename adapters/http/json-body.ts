@@ -91,7 +91,7 @@ const checkJson: Middleware<JsonBodyState> = async (ctx, next) => {
   if (text === '' || text === undefined) return sendFailure(ctx, malformedJson(EMPTY_BODY))
   if (text.includes('\uFFFD'))
     return sendFailure(ctx, malformedJson('the body is not valid UTF-8 (or holds U+FFFD, which stands for bytes that are not)'))
-  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
   ctx.state.body =
     typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
       ? withExactIntegers(parsed as Record<string, unknown>, text)

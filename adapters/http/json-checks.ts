@@ -1,7 +1,7 @@
 /**
  * The checks a JSON body gets after @koa/bodyparser has parsed it (json-body.ts): what JSON.parse
- * lets through but the service refuses. Each reads the parsed value, or the raw text the parser
- * kept, and none parses the text again.
+ * lets through but the service refuses. They read the raw text the parser kept, which JSON.parse has
+ * accepted, so they only follow strings and nesting; none parses the text again.
  */
 
 /**
@@ -75,14 +75,21 @@ export const memberLiteral = (text: string, name: string): string | undefined =>
   return literal
 }
 
-/** Whether arrays and objects in `value` nest deeper than `max` levels (a top-level object is one); never recurses past max + 1. */
-export const nestsDeeperThan = (value: unknown, max: number): boolean => {
-  if (typeof value !== 'object' || value === null) return false
-  if (max === 0) return true
-  if (Array.isArray(value)) {
-    for (const item of value) if (nestsDeeperThan(item, max - 1)) return true
-    return false
+/**
+ * Whether arrays and objects in JSON `text` (already accepted by JSON.parse) nest deeper than `max`
+ * levels, a top-level one being one. Read on the text, skipping strings, because walking the parsed
+ * value cost a third of the parse on a body of 90,000 keys, and a tenth of that on the text.
+ */
+export const nestsDeeperThan = (text: string, max: number): boolean => {
+  let depth = 0
+  for (let at = 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at)
+    if (code === 34) {
+      for (at += 1; text.charCodeAt(at) !== 34; at += 1) if (text.charCodeAt(at) === 92) at += 1
+    } else if (code === 123 || code === 91) {
+      depth += 1
+      if (depth > max) return true
+    } else if (code === 125 || code === 93) depth -= 1
   }
-  for (const key in value) if (nestsDeeperThan((value as Record<string, unknown>)[key], max - 1)) return true
   return false
 }
