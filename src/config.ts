@@ -243,6 +243,13 @@ export const readConfig = (
       ...(E.isLeft(seed) ? seed.left : []),
     ])
   }
+  if (store.right.kind === 'mongodb' && sandboxes.right === 'per-key') {
+    return E.left([
+      'PETSTORE_SANDBOXES=per-key needs the embedded store (PETSTORE_STORE=memory): sandboxes are for ' +
+        'client developers running one instance, and on MongoDB they would need collections per key ' +
+        'that resets race with (docs/adr/2006-sandboxes-only-on-the-embedded-store.md)',
+    ])
+  }
   return E.right({
     store: store.right,
     port: port.right,

@@ -102,7 +102,8 @@ export const startService = async (config: Config, store: Store): Promise<void> 
   const shutdownBegun = new AbortController()
   const app = buildApp({
     useCases: petUseCases(store.shared),
-    ...(config.sandboxes === 'per-key' ? { sandboxes: perKeySandboxes(store.sandboxes) } : {}),
+    // readConfig refuses per-key sandboxes on a store without them.
+    ...(config.sandboxes === 'per-key' && store.sandboxes !== undefined ? { sandboxes: perKeySandboxes(store.sandboxes) } : {}),
     health: { ready: store.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
     logger,

@@ -1,7 +1,7 @@
 import * as TE from 'fp-ts/TaskEither'
 import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { Store, StorePorts } from '../../src/domain/store.js'
+import type { SandboxSpace, Store, StorePorts } from '../../src/domain/store.js'
 import { memoryIdempotencyStore } from './memory-idempotency-store.js'
 import { memoryPetRepository } from './memory-pet-repository.js'
 import { memoryRateLimitCounter } from './memory-rate-limit-counter.js'
@@ -12,7 +12,10 @@ import { memoryRateLimitCounter } from './memory-rate-limit-counter.js'
  * that began before it keeps the old ports to its end and one that begins after sees only the new:
  * never a mix, and what a create in flight writes lands in the discarded set.
  */
-export const memoryStore = (seed: ReadonlyArray<PetDraft> = [], times: IdempotencyTimes = {}): Store => {
+export const memoryStore = (
+  seed: ReadonlyArray<PetDraft> = [],
+  times: IdempotencyTimes = {},
+): Store & { readonly sandboxes: SandboxSpace } => {
   const fresh = (): StorePorts => ({ pets: memoryPetRepository(seed), idempotency: memoryIdempotencyStore(times) })
   const shared = fresh()
   const sandboxes = new Map<string, StorePorts>()

@@ -3,7 +3,6 @@ import type { PetDraft } from '../../src/domain/pet.js'
 import type { Store } from '../../src/domain/store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
-import { mongoSandboxes } from './mongo-sandboxes.js'
 import { mongoCall } from './mongo-call.js'
 import { clientOptions, leaseFor, type MongoAccess } from './mongo-options.js'
 import { ensureRateLimitIndexes, mongoRateLimitCounter } from './mongo-rate-limit-counter.js'
@@ -92,7 +91,6 @@ export const openMongoStore = (options: MongoStoreOptions): Store => {
       idempotency: mongoIdempotencyStore({ database, writeConcern, timeoutMs, leaseMs }),
     },
     seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), SEED_ROUND_TRIPS),
-    sandboxes: mongoSandboxes({ database, writeConcern, timeoutMs, seed, leaseMs }),
     rateLimits: mongoRateLimitCounter({ database, timeoutMs }),
     ready: readiness(access),
     close: client.close,

@@ -33,7 +33,8 @@ export interface Store {
   readonly shared: StorePorts
   /** Applies the seed to the shared data set if it never held a pet; exactly once across instances. */
   readonly seed: () => TE.TaskEither<StoreError, SeedOutcome>
-  readonly sandboxes: SandboxSpace
+  /** Per-key data sets; only the embedded store has them (PETSTORE_SANDBOXES=per-key). */
+  readonly sandboxes?: SandboxSpace
   /**
    * The rate-limit counts of every client: shared by the instances that share the store when it
    * is shared (so one limit holds across them), per instance when it is not.

@@ -138,7 +138,7 @@ Config('names each missing or malformed MongoDB setting', () => {
   for (const [env, problem] of cases) assert.equal(readConfig(env, generated), E.left([problem]), problem)
 })
 
-Config('refuses at start a database name MongoDB would refuse, from MONGODB_DB or the URI, naming MONGODB_DB (issue 13, point 5)', () => {
+Config('refuses at start a database name MongoDB would refuse, from MONGODB_DB or the URI, naming MONGODB_DB', () => {
   const rule = 'MONGODB_DB must name a database MongoDB accepts, 1 to 63 bytes without / \\ . space " $ or NUL:'
   const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
     [{ MONGODB_DB: 'pets.v1' }, `${rule} "pets.v1" (from MONGODB_DB) contains "."`],
@@ -300,6 +300,19 @@ Config('The demo seed has at least 30 pets, every status, several categories and
   assert.equal([...new Set(DEMO_PETS.map((pet) => pet.status))].sort(), ['available', 'pending', 'sold'])
   assert.ok(new Set(DEMO_PETS.map((pet) => pet.categoryId)).size >= 3)
   assert.ok(DEMO_PETS.some((pet) => /[^\x00-\x7f]/.test(pet.name)))
+})
+
+Config('refuses per-key sandboxes on MongoDB at start, saying why', () => {
+  const config = readConfig(
+    { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017/pets', PETSTORE_SANDBOXES: 'per-key' },
+    generated,
+  )
+  assert.ok(E.isLeft(config))
+  assert.match(
+    E.isLeft(config) ? config.left.join('\n') : '',
+    /^PETSTORE_SANDBOXES=per-key needs the embedded store \(PETSTORE_STORE=memory\)/,
+  )
+  assert.ok(E.isRight(readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017/pets' }, generated)))
 })
 
 Config('names a PETSTORE_SANDBOXES other than off or per-key', () => {

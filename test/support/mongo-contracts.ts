@@ -1,16 +1,9 @@
-import * as E from 'fp-ts/Either'
-import {
-  ensureIdempotencyIndexes,
-  type MongoIdempotencyTimes,
-  mongoIdempotencyStore,
-} from '../../adapters/mongodb/mongo-idempotency-store.js'
+import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { ensureRateLimitIndexes, mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
-import { mongoSandboxes } from '../../adapters/mongodb/mongo-sandboxes.js'
 import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
 import { rateLimitCounterContract } from '../contract/rate-limit-counter.contract.js'
-import { sandboxSpaceContract } from '../contract/sandbox-space.contract.js'
 import { onServerClock, throwawayDatabase } from './mongo-server.js'
 
 export const WRITE_CONCERN = { w: 'majority' } as const
@@ -26,22 +19,9 @@ export const petFixture = async (uri: string): Promise<StoreFixture & { readonly
   return { dbName: database.dbName, repository: await repositoryOn(), sibling: repositoryOn, dispose: database.dispose }
 }
 
-/** The ports of one sandbox on a fresh database, opened by as many instances as asked. */
-const sandboxOn = async (uri: string, times: MongoIdempotencyTimes = {}) => {
-  const database = throwawayDatabase(uri)
-  const open = async () => {
-    const db = await database.connect()
-    const ports = await mongoSandboxes({ database: async () => db, writeConcern: WRITE_CONCERN, seed: [], ...times }).open('aaaa0001')()
-    if (E.isLeft(ports)) throw new Error(ports.left.detail)
-    return ports.right
-  }
-  return { ports: await open(), open, dispose: database.dispose }
-}
-
 /**
  * Every port contract on the MongoDB adapters, on the server `uri` gives: the pets, idempotency
- * records and rate-limit counts of the shared data set, the sandbox space, and the ports of a
- * sandbox. Each test has a database of its own, and each "instance" a client of its own.
+ * records and rate-limit counts. Each test has a database of its own, and each "instance" a client of its own.
  */
 export const mongoContracts = (label: string, uri: () => Promise<string>): void => {
   petRepositoryContract(label, async () => petFixture(await uri()))
@@ -64,24 +44,5 @@ export const mongoContracts = (label: string, uri: () => Promise<string>): void 
       return mongoRateLimitCounter({ database: async () => db, clockOffsetMs: () => now() - Date.now() })
     }
     return { counter: await counterOn(), sibling: counterOn, dispose: database.dispose }
-  })
-
-  sandboxSpaceContract(label, async (seed) => {
-    const database = throwawayDatabase(await uri())
-    const spaceOn = async () => {
-      const db = await database.connect()
-      return mongoSandboxes({ database: async () => db, writeConcern: WRITE_CONCERN, seed })
-    }
-    return { space: await spaceOn(), sibling: spaceOn, dispose: database.dispose }
-  })
-
-  petRepositoryContract(`${label} sandbox`, async () => {
-    const sandbox = await sandboxOn(await uri())
-    return { repository: sandbox.ports.pets, sibling: async () => (await sandbox.open()).pets, dispose: sandbox.dispose }
-  })
-
-  idempotencyStoreContract(`${label} sandbox`, async (times) => {
-    const sandbox = await sandboxOn(await uri(), onServerClock(times))
-    return { store: sandbox.ports.idempotency, sibling: async () => (await sandbox.open()).idempotency, dispose: sandbox.dispose }
   })
 }

@@ -2,20 +2,10 @@ import type { Db } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
-import { staleCollections } from '../../adapters/mongodb/mongo-sandboxes.js'
 import { SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
-
-const Names = suite('MongoDB sandbox collections')
-
-Names('a reset drops only the older generations of its own sandbox', () => {
-  const names = ['pets', 'sandbox.ab.0.pets', 'sandbox.ab.1.counters', 'sandbox.ab.2.pets', 'sandbox.abc.0.pets', 'sandbox.ab.x.pets']
-  assert.equal(staleCollections(names, 'ab', 2), ['sandbox.ab.0.pets', 'sandbox.ab.1.counters'])
-})
-
-Names.run()
 
 const SEED: ReadonlyArray<PetDraft> = [
   { name: 'Rex', categoryId: 1, status: 'available' },
