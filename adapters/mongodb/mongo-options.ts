@@ -64,9 +64,27 @@ export const collectionOptions = (writeConcern: WriteConcernSettings, timeoutMs:
 /**
  * The server-side bound of each command (`maxTimeMS`, which also bounds the wait for the write
  * concern): the server stops the work and answers MaxTimeMSExpired, instead of running on after the
- * service has given up. createIndex is the exception: the driver drops `maxTimeMS` from it.
+ * service has given up. createIndex takes it too (the driver's CreateIndexesOperation is a
+ * CommandOperation, which adds `maxTimeMS` to the command).
  */
 export const serverBound = (timeoutMs: number): { readonly maxTimeMS: number } => ({ maxTimeMS: timeoutMs })
+
+/**
+ * How an index is built: bounded on the server, and acknowledged with the service's write concern
+ * (given on the collection: createIndex takes it from there), whatever the URI says; `w=0` there
+ * would leave a build unacknowledged, and /readyz 200 without its indexes. Empty: the defaults.
+ */
+export interface IndexBuild {
+  readonly collection: CollectionOptions
+  readonly index: { readonly maxTimeMS?: number }
+}
+
+export const indexBuild = (writeConcern: WriteConcernSettings, timeoutMs: number): IndexBuild => ({
+  collection: { writeConcern: { ...writeConcern, wtimeoutMS: timeoutMs } },
+  index: serverBound(timeoutMs),
+})
+
+export const DEFAULT_INDEX_BUILD: IndexBuild = { collection: {}, index: {} }
 
 /** How an adapter reaches its collections. */
 export interface MongoAccess {
@@ -82,8 +100,8 @@ export interface MongoAccess {
 export const collectionIn = async <T extends object>(access: MongoAccess, name: string) =>
   (await access.database()).collection<T>(name, collectionOptions(access.writeConcern, access.timeoutMs))
 
-/** Round trips from a claim to its completion: the claim, the id, the insert, the completion. */
-const CREATE_ROUND_TRIPS = 4
+/** Round trips from a claim to its completion: the claim (two when claims race), the id, the insert, the completion. */
+export const CREATE_ROUND_TRIPS = 5
 /** For what the round-trip bounds do not cover: the service's own work between them, a busy event loop. */
 const LEASE_MARGIN_MS = 5000
 

@@ -18,7 +18,7 @@ import {
   STATUS_INDEX,
 } from './pet-queries.js'
 import { mongoCall } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_INDEX_BUILD, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
 
 export interface CounterDocument {
@@ -49,8 +49,8 @@ export interface MongoPetRepositoryOptions {
 }
 
 /** Creates the indexes list and get need; createIndex is idempotent, so every start may call it. */
-export const ensurePetIndexes = async (db: Db, pets: string = PETS_COLLECTION): Promise<void> => {
-  await db.collection(pets).createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
+export const ensurePetIndexes = async (db: Db, build: IndexBuild = DEFAULT_INDEX_BUILD): Promise<void> => {
+  await db.collection(PETS_COLLECTION, build.collection).createIndex(STATUS_INDEX.key, { ...build.index, name: STATUS_INDEX.name })
 }
 
 const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, ReadonlyArray<Pet>> => E.traverseArray(fromDocument)(documents)

@@ -3,7 +3,7 @@ import type { SeedOutcome } from '../../src/domain/store.js'
 import type { CounterDocument, PetCollections } from './mongo-pet-repository.js'
 import { collectionIn, type MongoAccess, serverBound } from './mongo-options.js'
 import { type PetDocument, toDocument } from './pet-document.js'
-import { counterFilter } from './pet-queries.js'
+import { counterFilter, seedDoneUpdate } from './pet-queries.js'
 
 /** The round trips of seedMongoPets: mark, read the mark, write the pets, lift the mark. */
 export const SEED_ROUND_TRIPS = 4
@@ -14,7 +14,8 @@ export const SEED_ROUND_TRIPS = 4
  * claims the seed, so a create racing the seed gets id n+1. Whoever finds the mark (the claimer, an
  * instance that raced it, or the next start after a crash mid-seed) writes the seed's pets by their
  * fixed ids 1..n with $setOnInsert, which any number of writers can repeat without changing a pet,
- * then lifts the mark. A counter without the mark means pets were created: never seeded again.
+ * then lifts the mark, raising `next` to the seed's size (a restart may bring a larger seed than
+ * the one that set the mark). A counter without the mark means pets were created: never seeded again.
  */
 export const seedMongoPets = async (
   access: MongoAccess,
@@ -36,6 +37,6 @@ export const seedMongoPets = async (
       { ...bound, ordered: false },
     )
   }
-  await counters.updateOne(counterFilter, { $unset: { seeding: '' } }, bound)
+  await counters.updateOne(counterFilter, seedDoneUpdate(drafts.length), bound)
   return { kind: 'seeded', count: drafts.length }
 }

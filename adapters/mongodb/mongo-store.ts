@@ -4,7 +4,7 @@ import type { Store } from '../../src/domain/store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
 import { mongoCall } from './mongo-call.js'
-import { clientOptions, leaseFor, type MongoAccess } from './mongo-options.js'
+import { clientOptions, indexBuild, leaseFor, type MongoAccess } from './mongo-options.js'
 import { ensureRateLimitIndexes, mongoRateLimitCounter } from './mongo-rate-limit-counter.js'
 import { SEED_ROUND_TRIPS, seedMongoPets } from './mongo-seed.js'
 
@@ -45,11 +45,15 @@ const connector = (options: MongoStoreOptions) => {
   return { connect, close }
 }
 
-/** Creates every index of the shared collections (createIndex is idempotent): one round trip each. */
-const ensureSharedIndexes = async (db: Db): Promise<void> => {
-  await ensurePetIndexes(db)
-  await ensureIdempotencyIndexes(db)
-  await ensureRateLimitIndexes(db)
+/** Creates every index of the shared collections (createIndex is idempotent): one round trip each, each an IndexBuild. */
+export const ensureSharedIndexes = async (
+  db: Db,
+  { writeConcern, timeoutMs }: Pick<MongoAccess, 'writeConcern' | 'timeoutMs'>,
+): Promise<void> => {
+  const build = indexBuild(writeConcern, timeoutMs)
+  await ensurePetIndexes(db, build)
+  await ensureIdempotencyIndexes(db, build)
+  await ensureRateLimitIndexes(db, build)
 }
 const SHARED_INDEX_ROUND_TRIPS = 3
 
@@ -61,7 +65,7 @@ const readiness = (access: MongoAccess) => () =>
     async () => {
       const db = await access.database()
       await db.command({ ping: 1 })
-      await ensureSharedIndexes(db)
+      await ensureSharedIndexes(db, access)
     },
     1 + SHARED_INDEX_ROUND_TRIPS,
   )
@@ -79,7 +83,7 @@ export const openMongoStore = (options: MongoStoreOptions): Store => {
   const access: MongoAccess = { database: async () => (await client.connect()).db(options.dbName), writeConcern, timeoutMs }
   access
     .database()
-    .then(ensureSharedIndexes)
+    .then((db) => ensureSharedIndexes(db, access))
     .catch(() => {
       // Not reachable yet: /readyz stays 503 and retries until the indexes exist.
     })

@@ -33,5 +33,15 @@ export const listFilter = (query: PetListQuery): ListFilter => ({
 
 export const counterFilter = { _id: PET_ID_COUNTER } as const
 
+/**
+ * Ends a seed of `count` pets: lifts the `seeding` mark, and raises `next` to at least `count`, so
+ * that a seed resumed with a larger file than the one that set the mark (pets 1..count now exist)
+ * never hands out an id it holds.
+ */
+export const seedDoneUpdate = (count: number): { $unset: { seeding: '' }; $max: { next: number } } => ({
+  $unset: { seeding: '' },
+  $max: { next: count },
+})
+
 /** Advances the counter by `count` ids; the upsert creates it on first use. */
 export const counterUpdate = (count: number): { $inc: { next: number } } => ({ $inc: { next: count } })

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import {
+  MongoBulkWriteError,
   MongoClientClosedError,
   MongoError,
   MongoErrorLabel,
@@ -63,15 +64,35 @@ const codeOf = (error: MongoError): number | undefined => {
 }
 
 /**
+ * The failure behind a bulk write's: the driver wraps every failure of a bulk write that is not a
+ * write error (a network error, a server selection or wait-queue timeout) in MongoBulkWriteError,
+ * keeping it as `errorResponse`; classified by that wrapper alone, each would look permanent.
+ */
+const unwrapped = (error: unknown): unknown =>
+  error instanceof MongoBulkWriteError && error.errorResponse instanceof Error ? error.errorResponse : error
+
+/** DNS answers that pass (a `mongodb+srv://` look-up timed out, refused or failed at the server): Node's own errors, not MongoErrors. */
+const TRANSIENT_DNS_CODES: ReadonlyArray<string> = ['ETIMEOUT', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNRESET', 'ESERVFAIL', 'EAI_AGAIN']
+
+const isTransientDns = (error: unknown): boolean => {
+  const { code, syscall } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; syscall?: unknown }
+  return (
+    typeof syscall === 'string' && /^(?:query|getaddrinfo)/.test(syscall) && typeof code === 'string' && TRANSIENT_DNS_CODES.includes(code)
+  )
+}
+
+/**
  * Whether a failure passes by itself, so that "retry later" (503) is the truth: the call outlived
  * its deadline, no server can be selected, the network failed or timed out, the primary is
- * changing or shutting down, a time bound passed, or the error carries a retryable label. Everything else, including errors that are
+ * changing or shutting down, a time bound passed, a DNS look-up failed for a while, or the error
+ * carries a retryable label; a bulk write's failure by the one it wraps. Everything else, including errors that are
  * no MongoError at all (a bug) and server errors such as refused credentials (18, 13), an invalid
  * namespace (73), an impossible write concern (100, 79) or a duplicate key nobody expected, is
  * permanent until someone acts.
  */
-export const isTransient = (error: unknown): boolean => {
-  if (error instanceof StoreDeadlineError) return true
+export const isTransient = (failure: unknown): boolean => {
+  const error = unwrapped(failure)
+  if (error instanceof StoreDeadlineError || isTransientDns(error)) return true
   if (!(error instanceof MongoError)) return false
   if (
     error instanceof MongoNetworkError ||
@@ -89,7 +110,8 @@ export const isTransient = (error: unknown): boolean => {
 }
 
 /** One log-ready line: what the service was doing, the error's class and code, and its message. */
-export const describeFailure = (operation: string, error: unknown): string => {
+export const describeFailure = (operation: string, failure: unknown): string => {
+  const error = unwrapped(failure)
   const name = error instanceof Error ? error.name : 'Error'
   const code = error instanceof MongoError ? codeOf(error) : undefined
   const codeName = error instanceof MongoError && 'codeName' in error && typeof error.codeName === 'string' ? ` ${error.codeName}` : ''

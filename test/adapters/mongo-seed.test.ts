@@ -51,6 +51,21 @@ if (source.kind === 'none') {
     }
   })
 
+  Seed('resumed with a larger seed than the one that set the mark, hands out ids after every seeded pet', async () => {
+    const database = throwawayDatabase(await mongod.uri())
+    try {
+      const db = await database.connect()
+      // A crash after the mark of a one-pet seed; the restart brings two.
+      await db
+        .collection<{ _id: string; next: number; seeding: boolean }>(SHARED_PET_COLLECTIONS.counters)
+        .insertOne({ _id: 'pets', next: 1, seeding: true })
+      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'seeded', count: 2 })
+      assert.equal(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), { _id: 'pets', next: 2 })
+    } finally {
+      await database.dispose()
+    }
+  })
+
   Seed.after(async () => {
     await mongod.stop()
   })

@@ -2,7 +2,15 @@ import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fromDocument, toDocument } from '../../adapters/mongodb/pet-document.js'
-import { byIdFilter, counterUpdate, ID_ORDER, listFilter, PET_PROJECTION, STATUS_INDEX } from '../../adapters/mongodb/pet-queries.js'
+import {
+  byIdFilter,
+  counterUpdate,
+  ID_ORDER,
+  listFilter,
+  PET_PROJECTION,
+  seedDoneUpdate,
+  STATUS_INDEX,
+} from '../../adapters/mongodb/pet-queries.js'
 
 const Queries = suite('MongoDB query documents')
 
@@ -26,6 +34,10 @@ Queries('looks a pet up by its numeric _id', () => {
 
 Queries('projects exactly the stored pet fields', () => {
   assert.equal(Object.keys(PET_PROJECTION).sort(), ['_id', 'categoryId', 'name', 'status'])
+})
+
+Queries('ends a seed by lifting its mark and raising the counter to at least the seed size, never lowering it', () => {
+  assert.equal(seedDoneUpdate(40), { $unset: { seeding: '' }, $max: { next: 40 } })
 })
 
 Queries('advances the id counter atomically with $inc', () => {

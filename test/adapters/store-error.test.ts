@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/Either'
 import {
+  type BulkWriteResult,
   Int32,
+  MongoBulkWriteError,
   MongoClientClosedError,
   MongoInvalidArgumentError,
   MongoNetworkError,
@@ -26,7 +28,28 @@ const writeConcernError = (code: number, codeName: string): MongoWriteConcernErr
 const noServer = (): MongoServerSelectionError =>
   new MongoServerSelectionError('Server selection timed out after 2000 ms', {} as TopologyDescription)
 
-const StoreErrors = suite('MongoDB failures: 503 when they pass, 500 when someone must act (issue 13, point 4)')
+const StoreErrors = suite('MongoDB failures: 503 when they pass, 500 when someone must act')
+
+StoreErrors('A bulk write that fails for a reason that passes is classified by the error it wraps', () => {
+  const bulk = (error: unknown): MongoBulkWriteError => new MongoBulkWriteError(error as Error, {} as BulkWriteResult)
+  assert.ok(isTransient(bulk(new MongoNetworkError('connection reset'))))
+  assert.ok(isTransient(bulk(noServer())))
+  assert.match(describeFailure('seed', bulk(new MongoNetworkError('connection reset'))), /^seed: MongoNetworkError: connection reset/)
+  // A write concern timeout is wrapped as its code; a duplicate key is a write error, and permanent.
+  assert.ok(isTransient(bulk({ message: 'waiting for replication timed out', code: 64 })))
+  assert.not.ok(isTransient(bulk({ message: 'E11000 duplicate key', code: 11000, writeErrors: [] })))
+})
+
+StoreErrors('A DNS look-up of a mongodb+srv URI that times out, is refused or fails at the server passes (503)', () => {
+  const dns = (code: string, syscall = 'querySrv'): Error =>
+    Object.assign(new Error(`${syscall} ${code} _mongodb._tcp.db.example`), { code, syscall })
+  for (const code of ['ETIMEOUT', 'ECONNREFUSED', 'ESERVFAIL', 'EAI_AGAIN']) assert.ok(isTransient(dns(code)), code)
+  assert.ok(isTransient(dns('EAI_AGAIN', 'getaddrinfo')))
+  assert.is(toStoreError('ping')(dns('ETIMEOUT'))._tag, 'StoreUnavailable')
+  // A name that does not exist is a setting to fix, and a plain error with such a code is no DNS failure.
+  assert.not.ok(isTransient(dns('ENOTFOUND')))
+  assert.not.ok(isTransient(Object.assign(new Error('x'), { code: 'ETIMEOUT' })))
+})
 
 StoreErrors('no server, a network failure or timeout, and a closed client pass: StoreUnavailable', () => {
   for (const error of [
