@@ -7,6 +7,7 @@ import { createHttpServer } from '../adapters/http/http-server.js'
 import { petUseCases } from './domain/use-cases.js'
 import type { Config } from './config.js'
 import { perKeySandboxes } from './sandboxes.js'
+import { seedGate } from './seed/seed-gate.js'
 import type { Store } from './domain/store.js'
 
 /**
@@ -46,19 +47,24 @@ const SEED_RETRY_MS = 5_000
  * is seeded when first used instead. A store that is down at start is tried again until it answers;
  * one that refuses the seed for good (StoreFailed) is reported once, as an error.
  */
-const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> => {
+const applySeed = (config: Config, store: Store, logger: Logger, settled: () => void): Promise<void> => {
   const seed = config.seed
-  if (seed === undefined) return Promise.resolve()
+  if (seed === undefined) {
+    settled()
+    return Promise.resolve()
+  }
   if (config.sandboxes === 'per-key') {
     logger.info(
       { seed: seed.source, pets: seed.pets.length },
       `each sandbox starts from the seed ${seed.source} (${seed.pets.length} pets)`,
     )
+    settled()
     return Promise.resolve()
   }
   return store
     .seed()()
     .then((outcome) => {
+      if (E.isRight(outcome) || outcome.left._tag === 'StoreFailed') settled()
       if (E.isLeft(outcome) && outcome.left._tag === 'StoreFailed') {
         // Retrying cannot help (refused credentials, a setting the server rejects): say so once.
         logger.error(
@@ -70,7 +76,7 @@ const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> 
           { seed: seed.source, detail: outcome.left.detail },
           `seed ${seed.source} not applied yet: the store is unavailable; retrying`,
         )
-        setTimeout(() => void applySeed(config, store, logger), SEED_RETRY_MS).unref()
+        setTimeout(() => void applySeed(config, store, logger, settled), SEED_RETRY_MS).unref()
       } else if (outcome.right.kind === 'seeded') {
         logger.info(
           { seed: seed.source, pets: outcome.right.count },
@@ -86,7 +92,9 @@ const applySeed = (config: Config, store: Store, logger: Logger): Promise<void> 
  * Wires the adapters for `config` around `store`, listens, and handles shutdown: the composition
  * root shared by `npm start` and the benchmark, which passes a pre-seeded store.
  */
-export const startService = async (config: Config, store: Store): Promise<void> => {
+export const startService = async (config: Config, opened: Store): Promise<void> => {
+  // Readiness and creates wait for the seed to settle.
+  const { store, open: seedSettled } = seedGate(opened)
   const destination = pino.destination(LOG_DESTINATION)
   // pino flushes only an asynchronous destination at exit; this one may hold up to 4 KiB of lines.
   process.once('exit', () => {
@@ -117,7 +125,7 @@ export const startService = async (config: Config, store: Store): Promise<void> 
   })
   const server = createHttpServer(app, logger)
   // Clients connecting at once see the seeded store, not an empty one.
-  await applySeed(config, store, logger)
+  await applySeed(config, store, logger, seedSettled)
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     logger.fatal(

@@ -9,7 +9,7 @@ const ROOT = resolve(__dirname, '../../..')
 /** How long `npm run start:mongo-memory` may take to give up (issue 13). */
 const GIVE_UP_WITHIN_MS = 5000
 /** The MongoDB test files: each needs a mongod, each skips in one line without one. */
-const MONGO_SUITES = 'adapters[\\\\/]mongo-(pet-repository|sandboxes|store|replica-set)\\.test\\.js$'
+const MONGO_SUITES = 'adapters[\\\\/]mongo-(pet-repository|seed|store|replica-set)\\.test\\.js$'
 
 interface Finished {
   readonly code: number | null

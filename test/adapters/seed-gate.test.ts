@@ -1,0 +1,26 @@
+import * as E from 'fp-ts/Either'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import { seedGate } from '../../src/seed/seed-gate.js'
+
+const Gate = suite('The seed gate: readiness and creates wait for the seed to settle')
+
+const DRAFT = { name: 'Rex', categoryId: 1, status: 'available' } as const
+
+Gate('Until the seed has settled, the store is not ready and a create is 503 and stores nothing; after, both go through', async () => {
+  const opened = memoryStore()
+  const { store, open } = seedGate(opened)
+  const ready = await store.ready()()
+  const created = await store.shared.pets.insert(DRAFT)()
+  assert.equal(ready, E.left({ _tag: 'StoreUnavailable', detail: 'the seed is not applied yet; retrying' }))
+  assert.equal(created, ready)
+  assert.equal(await opened.shared.pets.list({ limit: 5 })(), E.right([]))
+  // Reads go through at once: they cannot make the store look seeded.
+  assert.equal(await store.shared.pets.list({ limit: 5 })(), E.right([]))
+  open()
+  assert.equal(await store.ready()(), E.right(undefined))
+  assert.ok(E.isRight(await store.shared.pets.insert(DRAFT)()))
+})
+
+Gate.run()
