@@ -1,0 +1,30 @@
+import { validateWorkflow } from '@action-validator/core'
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { parse } from 'yaml'
+
+const ROOT = resolve(__dirname, '../../..')
+const WORKFLOW = resolve(ROOT, '.github/workflows/ci.yml')
+
+const Workflow = suite('The GitHub Actions workflow')
+
+Workflow('is a valid workflow, by the schema action-validator checks it against', () => {
+  const state = validateWorkflow(readFileSync(WORKFLOW, 'utf8'))
+  assert.equal(state.errors, [], JSON.stringify(state.errors, null, 2))
+})
+
+Workflow('runs npm test on Node 20, 22 and 24, and the MongoDB suites on MongoDB 7 and 8 where skipping fails', () => {
+  const workflow = parse(readFileSync(WORKFLOW, 'utf8')) as {
+    jobs: Record<string, { strategy: { matrix: Record<string, string[]> }; steps: Array<{ run?: string; env?: Record<string, string> }> }>
+  }
+  assert.equal(workflow.jobs.test?.strategy.matrix.node, ['20', '22', '24'])
+  assert.ok(workflow.jobs.test?.steps.some((step) => step.run === 'npm test'))
+  assert.equal(workflow.jobs.mongodb?.strategy.matrix.mongodb, ['7.0', '8.0'])
+  const suites = workflow.jobs.mongodb?.steps.find((step) => step.env?.PETSTORE_REQUIRE_MONGODB === '1')
+  assert.match(suites?.run ?? '', 'mongo-(pet-repository|seed|store|replica-set)')
+  assert.match(suites?.env?.PETSTORE_TEST_MONGODB_REPLSET_URI ?? '', 'replicaSet=')
+})
+
+Workflow.run()
