@@ -1,31 +1,36 @@
-import { createServer } from 'node:http'
 import Koa, { type Middleware } from 'koa'
 import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
+import { createRouter } from '../../adapters/http/app.js'
 import { authenticate } from '../../adapters/http/auth.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
 import { edge, isUnderApi } from '../../adapters/http/edge.js'
-import Router from '@koa/router'
 import { registerPetRoutes } from '../../adapters/http/routes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { PET_STATUSES, type Pet } from '../../src/domain/pet.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
 
 /**
- * Where the time of a request goes: getPet built up a layer at a time from the service's own
+ * Where the time of a request goes: getPet built up a layer at a time from the service's current
  * modules, each rung (BENCH_RUNG) adding one to the one before. The benchmark measures each rung's
  * CPU per request; the differences are what each layer costs. The last rung, the composed service
- * itself (log line, metrics, every route), is seeded-service.ts.
- * - koa: Koa alone, answering the pet's JSON from a Map;
- * - dispatch: and the service's dispatch of the pet operations (the path and method compared by
- *   hand; @koa/router declares the routes but no longer matches these three);
- * - edge: and the edge middleware (request id, common headers, error boundary), without its log
- *   line and metrics;
- * - auth: and authentication;
- * - operation: and the real routes instead of the Map (the use case, the ETag, the deprecation headers).
+ * itself (log line, metrics, every other route, the router's 404/405 answers, the HTTP server's own
+ * checks), is seeded-service.ts.
+ * - koa: Koa alone, answering the pet's JSON from a Map (the id cut from the path by hand);
+ * - router: and @koa/router's routing, as the service builds its router (createRouter), the Map
+ *   answer declared as `router.get('/v1/pets/:petId')`;
+ * - edge: and the edge middleware (request id, common headers, error boundary), with a silent
+ *   logger and no metrics, so that its log line and metrics stay for the last rung;
+ * - auth: and authentication (the bearer key, checked by the service's authenticator);
+ * - routes: and the real routes (registerPetRoutes) instead of the Map: the use case, the ETag,
+ *   the deprecation headers.
+ * Each answer is ended normally, as the service ends its own.
  */
-const RUNGS = ['koa', 'dispatch', 'edge', 'auth', 'operation']
+const RUNGS = ['koa', 'router', 'edge', 'auth', 'routes']
 const rung = RUNGS.indexOf(process.env.BENCH_RUNG ?? 'koa')
+if (rung === -1) throw new Error(`BENCH_RUNG must be one of ${RUNGS.join(', ')}`)
+const at = (name: string): boolean => rung >= RUNGS.indexOf(name)
+
 const count = Number(process.env.BENCH_PETS ?? '1000')
 const seed = Array.from({ length: count }, (_, index) => ({
   name: `pet ${index}`,
@@ -35,30 +40,23 @@ const seed = Array.from({ length: count }, (_, index) => ({
 const store = memoryStore(seed)
 const byId = new Map<number, Pet>(seed.map((pet, index) => [index + 1, Object.freeze({ id: index + 1, ...pet })]))
 
-const app = new Koa()
-app.silent = true
+/** The first two rungs' answer: the pet's JSON (the service's bytes), with only Content-Type set. */
 const fromMap: Middleware = (ctx) => {
   const pet = byId.get(Number(ctx.path.slice('/v1/pets/'.length)))
   ctx.set('Content-Type', 'application/json; charset=utf-8')
   ctx.body = pet === undefined ? 'null' : JSON.stringify(pet)
 }
-if (rung >= RUNGS.indexOf('edge')) app.use(edge(pino({ level: 'silent' })))
-if (rung >= RUNGS.indexOf('auth')) {
-  app.use(authenticate(staticKeyAuthenticator([process.env.PETSTORE_API_KEYS ?? '']), (path) => isUnderApi(path)))
-}
-if (rung >= RUNGS.indexOf('operation')) {
-  const router = new Router()
-  registerPetRoutes(router, { useCases: petUseCases(store.shared), cursors: cursorCodec(), maxBodyBytes: 1024 * 1024 })
-  app.use(router.routes())
-} else if (rung >= RUNGS.indexOf('dispatch')) {
-  const router = new Router()
-  router.get('/v1/pets/:petId', fromMap)
+
+const app = new Koa()
+app.silent = true
+if (at('edge')) app.use(edge(pino({ level: 'silent' })))
+if (at('auth')) app.use(authenticate(staticKeyAuthenticator([process.env.PETSTORE_API_KEYS ?? '']), (path) => isUnderApi(path)))
+if (at('router')) {
+  const router = createRouter()
+  if (at('routes')) registerPetRoutes(router, { useCases: petUseCases(store.shared), cursors: cursorCodec(), maxBodyBytes: 1024 * 1024 })
+  else router.get('/v1/pets/:petId', fromMap)
   app.use(router.routes())
 } else app.use(fromMap)
-// Sent as the service sends its answers, at the end of each event-loop turn.
-const handle = app.callback()
-const server = createServer((request, response) => void handle(request, response)).listen(
-  Number(process.env.PORT ?? '0'),
-  '127.0.0.1',
-)
+
+const server = app.listen(Number(process.env.PORT ?? '0'), '127.0.0.1')
 process.once('SIGTERM', () => server.close(() => process.exit(0)))
