@@ -21,7 +21,7 @@ const datesIn = (value: unknown): ReadonlyArray<Date> => {
 const claim = (record: Record<string, unknown> | undefined, token: string, fingerprint: string, serverNow: Date) =>
   applyPipeline(record, 'client:key', claimUpdate(token, fingerprint, LEASE_MS, 0), serverNow)
 
-const Queries = suite('MongoDB idempotency documents: expiry by the server’s clock (issue 13, point 2)')
+const Queries = suite('MongoDB idempotency documents: expiry by the server’s clock')
 
 Queries('no update carries an instance’s time: every expiry is computed from $$NOW on the server', () => {
   for (const update of [claimUpdate('t1', 'f1', LEASE_MS, 0), completeUpdate('f1', PET, TTL_MS, 0)]) {

@@ -23,7 +23,7 @@ if (source.kind === 'none') {
   const mongod = sharedMongod(source)
   mongoContracts('mongodb', mongod.uri)
 
-  const Clocks = suite('MongoDB idempotency expiry by the server’s clock (issue 13, point 2)')
+  const Clocks = suite('MongoDB idempotency expiry by the server’s clock')
 
   Clocks('an instance whose clock runs an hour ahead takes over no live claim, and its own claims last their lease', async () => {
     const database = throwawayDatabase(await mongod.uri())

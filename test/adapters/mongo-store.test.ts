@@ -52,7 +52,7 @@ if (source.kind === 'none') {
     }
   })
 
-  Wiring('decodes and finds what it wrote whatever read and BSON options MONGODB_URI carries (issue 13, point 3)', async () => {
+  Wiring('decodes and finds what it wrote whatever read and BSON options MONGODB_URI carries', async () => {
     const dbName = throwawayDbName()
     const uri = await mongod.uri()
     const hostile = {
@@ -79,43 +79,40 @@ if (source.kind === 'none') {
     }
   })
 
-  Wiring(
-    'every command carries its server-side bound, and every write bounds its wait for the write concern (issue 13, point 6)',
-    async () => {
-      const dbName = throwawayDbName()
-      const client = new MongoClient(await mongod.uri(), { monitorCommands: true })
-      const commands: CommandStartedEvent[] = []
-      client.on('commandStarted', (event) => commands.push(event))
-      try {
-        await client.connect()
-        const access = { database: async () => client.db(dbName), writeConcern: { w: 'majority' as const }, timeoutMs: 1500 }
-        const pets = mongoPetRepository(access)
-        const idempotency = mongoIdempotencyStore(access)
-        const pet = await run(pets.insert({ name: 'Rex', categoryId: 1, status: 'sold' }))
-        await run(pets.findById(pet.id))
-        await run(pets.list({ limit: 5 }))
-        const claim = await run(idempotency.claim('client:key', 'f1'))
-        if (claim.kind === 'claimed') {
-          await run(idempotency.complete('client:key', claim.token, 'f1', pet))
-          await run(idempotency.release('client:key', claim.token))
-        }
-        await run(mongoRateLimitCounter(access).hit('client', 60_000))
-        await seedMongoPets(access, { pets: 'seeded', counters: 'seeded_counters' }, [{ name: 'Zoë', categoryId: 1, status: 'sold' }])
-        const data = commands.filter((event) => ['find', 'insert', 'update', 'findAndModify', 'delete'].includes(event.commandName))
-        assert.ok(data.length >= 10, `${data.length} commands`)
-        for (const event of data) {
-          assert.is(event.command.maxTimeMS, 1500, `${event.commandName} has maxTimeMS`)
-          const writeConcern: unknown = event.command.writeConcern
-          if (event.commandName !== 'find') assert.equal(writeConcern, { ...(writeConcern as object), wtimeout: 1500 }, event.commandName)
-        }
-      } finally {
-        await client.db(dbName).dropDatabase()
-        await client.close()
+  Wiring('every command carries its server-side bound, and every write bounds its wait for the write concern', async () => {
+    const dbName = throwawayDbName()
+    const client = new MongoClient(await mongod.uri(), { monitorCommands: true })
+    const commands: CommandStartedEvent[] = []
+    client.on('commandStarted', (event) => commands.push(event))
+    try {
+      await client.connect()
+      const access = { database: async () => client.db(dbName), writeConcern: { w: 'majority' as const }, timeoutMs: 1500 }
+      const pets = mongoPetRepository(access)
+      const idempotency = mongoIdempotencyStore(access)
+      const pet = await run(pets.insert({ name: 'Rex', categoryId: 1, status: 'sold' }))
+      await run(pets.findById(pet.id))
+      await run(pets.list({ limit: 5 }))
+      const claim = await run(idempotency.claim('client:key', 'f1'))
+      if (claim.kind === 'claimed') {
+        await run(idempotency.complete('client:key', claim.token, 'f1', pet))
+        await run(idempotency.release('client:key', claim.token))
       }
-    },
-  )
+      await run(mongoRateLimitCounter(access).hit('client', 60_000))
+      await seedMongoPets(access, { pets: 'seeded', counters: 'seeded_counters' }, [{ name: 'Zoë', categoryId: 1, status: 'sold' }])
+      const data = commands.filter((event) => ['find', 'insert', 'update', 'findAndModify', 'delete'].includes(event.commandName))
+      assert.ok(data.length >= 10, `${data.length} commands`)
+      for (const event of data) {
+        assert.is(event.command.maxTimeMS, 1500, `${event.commandName} has maxTimeMS`)
+        const writeConcern: unknown = event.command.writeConcern
+        if (event.commandName !== 'find') assert.equal(writeConcern, { ...(writeConcern as object), wtimeout: 1500 }, event.commandName)
+      }
+    } finally {
+      await client.db(dbName).dropDatabase()
+      await client.close()
+    }
+  })
 
-  Wiring('a write concern the server cannot satisfy is StoreFailed, a 500, not "retry later" (issue 13, point 4)', async () => {
+  Wiring('a write concern the server cannot satisfy is StoreFailed, a 500, not "retry later"', async () => {
     const instances = mongoInstances(await mongod.uri(), 5)
     try {
       const api = await instances.start()
@@ -127,36 +124,33 @@ if (source.kind === 'none') {
     }
   })
 
-  Wiring(
-    'a walk can miss a pet created during it even on one instance: the id is taken before the insert (issue 13, point 9)',
-    async () => {
-      const fixture = await petFixture(await mongod.uri())
-      const client = await new MongoClient(await mongod.uri()).connect()
-      try {
-        const db = client.db(fixture.dbName)
-        await run(fixture.repository.insert({ name: 'first', categoryId: 1, status: 'sold' }))
-        // A create of this same instance is between its two awaits: it holds id 2, not yet stored.
-        const slow = await db
-          .collection<CounterDocument>(COUNTERS_COLLECTION)
-          .findOneAndUpdate(counterFilter, { $inc: { next: 1 } }, { returnDocument: 'after' })
-        const fast = await run(fixture.repository.insert({ name: 'third', categoryId: 1, status: 'sold' }))
-        const page = await run(fixture.repository.list({ limit: 10, after: 1 }))
-        assert.equal(
-          page.map((pet) => pet.id),
-          [fast.id],
-        )
-        // The slow create's insert lands behind the cursor (after 3): the walk never shows it.
-        await db
-          .collection<PetDocument>(PETS_COLLECTION)
-          .insertOne(toDocument({ id: slow?.next ?? 0, name: 'second', categoryId: 1, status: 'sold' }))
-        assert.equal(await run(fixture.repository.list({ limit: 10, after: fast.id })), [])
-        assert.is((await run(fixture.repository.list({ limit: 10 }))).length, 3)
-      } finally {
-        await client.close()
-        await fixture.dispose()
-      }
-    },
-  )
+  Wiring('a walk can miss a pet created during it even on one instance: the id is taken before the insert', async () => {
+    const fixture = await petFixture(await mongod.uri())
+    const client = await new MongoClient(await mongod.uri()).connect()
+    try {
+      const db = client.db(fixture.dbName)
+      await run(fixture.repository.insert({ name: 'first', categoryId: 1, status: 'sold' }))
+      // A create of this same instance is between its two awaits: it holds id 2, not yet stored.
+      const slow = await db
+        .collection<CounterDocument>(COUNTERS_COLLECTION)
+        .findOneAndUpdate(counterFilter, { $inc: { next: 1 } }, { returnDocument: 'after' })
+      const fast = await run(fixture.repository.insert({ name: 'third', categoryId: 1, status: 'sold' }))
+      const page = await run(fixture.repository.list({ limit: 10, after: 1 }))
+      assert.equal(
+        page.map((pet) => pet.id),
+        [fast.id],
+      )
+      // The slow create's insert lands behind the cursor (after 3): the walk never shows it.
+      await db
+        .collection<PetDocument>(PETS_COLLECTION)
+        .insertOne(toDocument({ id: slow?.next ?? 0, name: 'second', categoryId: 1, status: 'sold' }))
+      assert.equal(await run(fixture.repository.list({ limit: 10, after: fast.id })), [])
+      assert.is((await run(fixture.repository.list({ limit: 10 }))).length, 3)
+    } finally {
+      await client.close()
+      await fixture.dispose()
+    }
+  })
 
   Wiring.run()
 
@@ -199,7 +193,7 @@ if (source.kind === 'none') {
     }
   })
 
-  Api('the rate limit holds across instances: every instance counts in one place (issue 13, point 8)', async () => {
+  Api('the rate limit holds across instances: every instance counts in one place', async () => {
     const instances = mongoInstances(await mongod.uri())
     try {
       const [one, two] = [await instances.start({ rateLimit: 3 }), await instances.start({ rateLimit: 3 })]

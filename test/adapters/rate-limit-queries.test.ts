@@ -10,7 +10,7 @@ const at = (ms: number): Date => new Date(WINDOW * WINDOW_MS + ms)
 const hit = (counter: Record<string, unknown> | undefined, serverNow: Date): RateLimitDocument =>
   applyPipeline(counter, 'scope-a', hitUpdate(WINDOW_MS, 0), serverNow) as unknown as RateLimitDocument
 
-const Queries = suite('MongoDB rate-limit documents: windows by the server’s clock (issue 13, point 8)')
+const Queries = suite('MongoDB rate-limit documents: windows by the server’s clock')
 
 Queries('the first hit of a scope starts its counter at 1 in the window the server’s clock is in', () => {
   assert.equal(hit(undefined, at(10_000)), { _id: 'scope-a', count: 1, window: WINDOW, at: at(10_000), expiresAt: at(WINDOW_MS) })

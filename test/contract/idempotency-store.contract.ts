@@ -120,7 +120,7 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: { ...PET, id: 8 } })
   })
 
-  contract('fails a completion by a holder that lost its claim with StoreFailed, naming the pet (issue 13, point 1)', async (context) => {
+  contract('fails a completion by a holder that lost its claim with StoreFailed, naming the pet', async (context) => {
     const store = storeOf(context)
     const late = await claimToken(store, 'client:key-1', 'f1')
     context.clock.now += LEASE_MS + MARGIN_MS

@@ -14,30 +14,27 @@ const request = (body: unknown = aNewPet()): IdempotentCreateRequest => ({ clien
 
 const CreateIdempotently = suite('createPetIdempotently')
 
-CreateIdempotently(
-  'a create that outlived its lease while another request took the key over does not answer its pet (issue 13, point 1)',
-  async () => {
-    let now = 0
-    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
-    const repository = memoryPetRepository()
-    // The insert is slow: meanwhile the lease runs out and a retry of the same request claims the key.
-    const pets = {
-      ...repository,
-      insert: (draft: Parameters<typeof repository.insert>[0]) =>
-        pipe(
-          TE.fromTask(async () => {
-            now += LEASE_MS + 1
-            return idempotency.claim('client:key-0001', 'f1')()
-          }),
-          TE.flatMap(() => repository.insert(draft)),
-        ),
-    }
-    const result = await createPetIdempotently({ pets, idempotency })(request())()
-    assert.ok(E.isLeft(result) && result.left._tag === 'StoreFailed', JSON.stringify(result))
-    // The retry that took the key over holds it: it is not answered with the first request's pet.
-    assert.equal(await idempotency.claim('client:key-0001', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
-  },
-)
+CreateIdempotently('a create that outlived its lease while another request took the key over does not answer its pet', async () => {
+  let now = 0
+  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+  const repository = memoryPetRepository()
+  // The insert is slow: meanwhile the lease runs out and a retry of the same request claims the key.
+  const pets = {
+    ...repository,
+    insert: (draft: Parameters<typeof repository.insert>[0]) =>
+      pipe(
+        TE.fromTask(async () => {
+          now += LEASE_MS + 1
+          return idempotency.claim('client:key-0001', 'f1')()
+        }),
+        TE.flatMap(() => repository.insert(draft)),
+      ),
+  }
+  const result = await createPetIdempotently({ pets, idempotency })(request())()
+  assert.ok(E.isLeft(result) && result.left._tag === 'StoreFailed', JSON.stringify(result))
+  // The retry that took the key over holds it: it is not answered with the first request's pet.
+  assert.equal(await idempotency.claim('client:key-0001', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
+})
 
 /** An idempotency store that records every call and answers from a memory store. */
 const spiedIdempotency = () => {
@@ -53,7 +50,7 @@ const spiedIdempotency = () => {
   }
 }
 
-CreateIdempotently('an invalid body is refused with InvalidPet before any key is claimed (issue 13, point 7)', async () => {
+CreateIdempotently('an invalid body is refused with InvalidPet before any key is claimed', async () => {
   const spy = spiedIdempotency()
   const result = await createPetIdempotently({ pets: memoryPetRepository(), idempotency: spy.store })(request(aNewPet({ name: '' })))()
   assert.equal(result, E.left({ _tag: 'InvalidPet', problems: ['name: must not be empty'] }))

@@ -38,7 +38,7 @@ RateLimited('Requests with a missing or wrong key are answered 401 and cost a re
   assert.is((await api.request('GET', '/v1/pets')).status, 200)
 })
 
-RateLimited('Instances that share one counter share one limit: the counter decides, not the instance (issue 13, point 8)', async () => {
+RateLimited('Instances that share one counter share one limit: the counter decides, not the instance', async () => {
   // Two instances of the service on one shared counter, as on one MongoDB store.
   const counter = memoryRateLimitCounter()
   const [first, second] = await Promise.all([

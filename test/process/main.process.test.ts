@@ -68,7 +68,7 @@ Main('When MONGODB_URI carries an option the driver refuses, then it stops namin
   assert.not.match(service.stderr(), /\n\s+at /)
 })
 
-Main('When MONGODB_DB is a name MongoDB refuses, then it stops at once with status 1 naming MONGODB_DB (issue 13, point 5)', async () => {
+Main('When MONGODB_DB is a name MongoDB refuses, then it stops at once with status 1 naming MONGODB_DB', async () => {
   const service = spawnService({
     PETSTORE_API_KEYS: TEST_KEY,
     PETSTORE_STORE: 'mongodb',

@@ -6,7 +6,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 
 const ROOT = resolve(__dirname, '../../..')
-/** How long `npm run start:mongo-memory` may take to give up (issue 13). */
+/** How long `npm run start:mongo-memory` may take to give up. */
 const GIVE_UP_WITHIN_MS = 5000
 /** The MongoDB test files: each needs a mongod, each skips in one line without one. */
 const MONGO_SUITES = 'adapters[\\\\/]mongo-(pet-repository|seed|store|replica-set)\\.test\\.js$'
