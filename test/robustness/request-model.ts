@@ -35,13 +35,16 @@ const parseJson = (text: string): { ok: true; value: unknown } | { ok: false } =
   }
 }
 
-/** 201 for a valid NewPet sent as UTF-8 JSON; 415 for another media type or charset; 400 otherwise. */
+/** 201 for a valid NewPet sent as UTF-8 JSON without U+FFFD; 415 for another media type or charset; 400 otherwise. */
 export const expectedCreateStatus = (contentType: string | undefined, body: string): 201 | 400 | 415 => {
   if (body === '') return 400
   const [type = '', ...parameters] = (contentType ?? '').split(';').map((part) => part.trim().toLowerCase())
   if (type !== 'application/json') return 415
   const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length)
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return 415
+  // Sent as UTF-8, a lone surrogate becomes U+FFFD, which the service refuses: after its body
+  // parser's decoding, U+FFFD cannot be told apart from bytes that were not UTF-8 (ADR 0404).
+  if (body.toWellFormed().includes('\uFFFD')) return 400
   const parsed = parseJson(body)
   if (!parsed.ok || hasProtoKey(parsed.value)) return 400
   return isValidNewPet(parsed.value) ? 201 : 400
