@@ -56,11 +56,11 @@ export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | '
   })
 
 /** The order `Allow` lists methods in, whatever order the routes were declared in. */
-const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 const allowedOf = (header: string): string[] => {
   const allowed = header.split(',').map((method) => method.trim())
-  return METHOD_ORDER.filter((method) => method !== 'OPTIONS' && allowed.includes(method))
+  return METHOD_ORDER.filter((method) => allowed.includes(method))
 }
 
 /**

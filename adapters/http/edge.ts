@@ -64,7 +64,8 @@ export const edge =
     }
     if (bodyLeftUnread(ctx.req) || shutdown?.aborted === true) ctx.set('Connection', 'close')
     // The pattern of the route @koa/router matched; undefined when none did.
-    const route = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
+    const matched = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
+    const route = typeof matched === 'string' ? matched : undefined
     const failure = ctx.state.failure
     const status = ctx.status
     const elapsedMs = performance.now() - started
@@ -72,7 +73,7 @@ export const edge =
       requestId,
       method: ctx.method,
       path: loggedPath(path),
-      route: typeof route === 'string' ? route : null,
+      route: route ?? null,
       status,
       durationMs: Math.round(elapsedMs * 1000) / 1000,
       keyId: ctx.state.client?.keyId ?? null,
@@ -85,13 +86,7 @@ export const edge =
     }
     const preferenceApplied = ctx.response.get('Preference-Applied')
     if (preferenceApplied !== '') line.preferenceApplied = preferenceApplied
-    metrics?.observe(
-      ctx.method,
-      typeof route === 'string' ? route : 'unmatched',
-      status,
-      elapsedMs / 1000,
-      failure?._tag === 'StoreUnavailable',
-    )
+    metrics?.observe(ctx.method, route ?? 'unmatched', status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
     // A store failure that no retry fixes is logged as an error, with what the operator must fix.
     if (failure?._tag === 'StoreFailed') logger.error(line, 'request')
     else logger.info(line, 'request')
