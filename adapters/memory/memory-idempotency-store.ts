@@ -13,14 +13,19 @@ import type { Pet } from '../../src/domain/pet.js'
 interface MemoryRecord {
   readonly token: string
   readonly fingerprint: string
+  readonly createId: string
   readonly pet?: Pet
+  /** Until when a claim in progress holds the scope. */
+  readonly leaseEndsAt: number
+  /** When the record is forgotten: a record lifetime after it was last written. */
   readonly expiresAt: number
 }
 
 /**
  * The IdempotencyStore port over process memory: per instance, lost on restart. Records live in a
- * Map in the order they were last written; expired ones are dropped from its front as claims arrive,
- * so memory stays bounded by the traffic of one record lifetime.
+ * Map in the order they were last written, each forgotten a record lifetime after that, so the
+ * expired ones are at its front and are dropped as claims arrive: memory stays bounded by the
+ * traffic of one record lifetime. A claim whose lease lapsed is kept until then for its create id.
  */
 export const memoryIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
@@ -45,28 +50,35 @@ export const memoryIdempotencyStore = ({
     const time = now()
     sweep(time)
     const record = records.get(scope)
-    if (record !== undefined && record.expiresAt > time) {
-      return record.pet === undefined
-        ? { kind: 'in_progress', fingerprint: record.fingerprint }
-        : { kind: 'completed', fingerprint: record.fingerprint, pet: record.pet }
-    }
+    if (record?.pet !== undefined) return { kind: 'completed', fingerprint: record.fingerprint, pet: record.pet }
+    if (record !== undefined && record.leaseEndsAt > time) return { kind: 'in_progress', fingerprint: record.fingerprint }
     const token = randomUUID()
-    write(scope, { token, fingerprint, expiresAt: time + leaseMs })
-    return { kind: 'claimed', token }
+    const createId = record?.createId ?? randomUUID()
+    write(scope, { token, fingerprint, createId, leaseEndsAt: time + leaseMs, expiresAt: time + recordTtlMs })
+    return { kind: 'claimed', token, createId }
   }
 
-  /** Whether `token` still holds the claim on `scope` (not taken over, not expired and swept). */
-  const holds = (scope: string, token: string): boolean => records.get(scope)?.token === token
+  /** The record while `token` holds its claim (not taken over, not expired and swept). */
+  const heldBy = (scope: string, token: string): MemoryRecord | undefined => {
+    const record = records.get(scope)
+    return record?.token === token ? record : undefined
+  }
 
   return {
     claim: (scope, fingerprint) => TE.right(claim(scope, fingerprint)),
-    complete: (scope, token, fingerprint, pet) =>
-      holds(scope, token)
-        ? TE.right(write(scope, { token, fingerprint, pet, expiresAt: now() + recordTtlMs }))
+    complete: (scope, token, fingerprint, pet) => {
+      const record = heldBy(scope, token)
+      return record !== undefined
+        ? TE.right(write(scope, { ...record, fingerprint, pet, expiresAt: now() + recordTtlMs }))
         : TE.left(
             storeFailed(`complete idempotency key: the claim was lost before pet ${pet.id} was recorded (its ${leaseMs} ms lease ran out)`),
-          ),
+          )
+    },
     // Like every adapter, only the holder's claim still in progress is released; a completed record stays.
-    release: (scope, token) => TE.right(void (holds(scope, token) && records.get(scope)?.pet === undefined && records.delete(scope))),
+    release: (scope, token) => {
+      const record = heldBy(scope, token)
+      if (record !== undefined && record.pet === undefined) records.delete(scope)
+      return TE.right(undefined)
+    },
   }
 }

@@ -27,17 +27,22 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepo
   const byId = new Map<PetId, Pet>()
   const all: Pet[] = []
   const byStatus: Record<PetStatus, Pet[]> = { available: [], pending: [], sold: [] }
+  /** The pet inserted under each create id: an insert here never fails, but the port promises it. */
+  const byCreateId = new Map<string, Pet>()
 
-  const insert = (draft: PetDraft): Pet => {
+  const insert = (draft: PetDraft, createId?: string): Pet => {
+    const earlier = createId === undefined ? undefined : byCreateId.get(createId)
+    if (earlier !== undefined) return earlier
     lastId += 1
     const pet: Pet = Object.freeze({ id: lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status })
     byId.set(pet.id, pet)
     all.push(pet)
     byStatus[pet.status].push(pet)
+    if (createId !== undefined) byCreateId.set(createId, pet)
     return pet
   }
 
-  seed.forEach(insert)
+  for (const draft of seed) insert(draft)
 
   const list = (query: PetListQuery): ReadonlyArray<Pet> => {
     const pets = query.status === undefined ? all : byStatus[query.status]
@@ -46,7 +51,7 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepo
   }
 
   return {
-    insert: (draft) => TE.right(insert(draft)),
+    insert: (draft, createId) => TE.right(insert(draft, createId)),
     findById: (id) => TE.right(O.fromNullable(byId.get(id))),
     list: (query) => TE.right(list(query)),
   }

@@ -16,33 +16,59 @@ export interface IdempotencyDocument {
   /** Who holds the claim: only its holder may complete or release it. */
   readonly token: string
   readonly fingerprint: string
+  /** What the pet is inserted under; kept by a claim that takes over a lapsed lease. */
+  readonly createId: string
   readonly pet?: PetDocument
+  /** Until when a claim in progress holds the scope. */
+  readonly leaseEndsAt: Date
+  /** When the TTL index deletes the record: a record lifetime after its claim, then after its completion. */
   readonly expiresAt: Date
 }
 
-/** The record's holder, if any, has had its time: nobody holds it, or its `expiresAt` has passed. */
+const isMissing = (field: string) => ({ $eq: [{ $type: field }, 'missing'] })
+
+/**
+ * A claim in progress, within its lifetime, whose lease lapsed: its insert may have stored a pet
+ * under its create id. (A record written before leases had their own field has none: lapsed.)
+ */
+const isLapsed = (offsetMs: number) => ({
+  $and: [isMissing('$pet'), { $gt: ['$expiresAt', serverTime(offsetMs)] }, { $lte: ['$leaseEndsAt', serverTime(offsetMs)] }],
+})
+
+/** The record's holder, if any, has had its time: nobody holds it, its lifetime passed, or its lease lapsed. */
 const isFree = (offsetMs: number) => ({
-  $or: [{ $eq: [{ $type: '$expiresAt' }, 'missing'] }, { $lte: ['$expiresAt', serverTime(offsetMs)] }],
+  $or: [isMissing('$expiresAt'), { $lte: ['$expiresAt', serverTime(offsetMs)] }, isLapsed(offsetMs)],
 })
 
 export const byScope = (scope: string): { readonly _id: string } => ({ _id: scope })
 
+export interface ClaimTimes {
+  readonly leaseMs: number
+  readonly recordTtlMs: number
+  readonly offsetMs: number
+}
+
 /**
  * Claims `scope` for `token` in one atomic update, upserted: when the record is missing or its time
- * is up (a lease that ran out, a completed record past its lifetime), it becomes a fresh claim that
- * holds until `leaseMs` after now; otherwise it is left exactly as it is. Whoever reads the record
- * back with its own token claimed it; anyone else reads what holds the scope. All the fields are
- * decided from the record as it was before the update (one `$set` stage), so they agree.
+ * is up (a lease that lapsed, a record past its lifetime), it becomes a fresh claim that holds until
+ * `leaseMs` after now and is kept for a record lifetime; otherwise it is left exactly as it is. A
+ * claim that takes over a lapsed lease keeps its create id (a record written before create ids
+ * existed gets `createId`); any other fresh claim gets `createId`. Whoever reads the record back
+ * with its own token claimed it; anyone else reads what holds the scope. All the fields are decided
+ * from the record as it was before the update (one `$set` stage), so they agree.
  */
-export const claimUpdate = (token: string, fingerprint: string, leaseMs: number, offsetMs: number) => {
+export const claimUpdate = (token: string, fingerprint: string, createId: string, { leaseMs, recordTtlMs, offsetMs }: ClaimTimes) => {
   const free = isFree(offsetMs)
+  const newId = { $literal: createId }
   return [
     {
       $set: {
         token: { $cond: [free, { $literal: token }, '$token'] },
         fingerprint: { $cond: [free, { $literal: fingerprint }, '$fingerprint'] },
+        createId: { $cond: [free, { $cond: [isLapsed(offsetMs), { $ifNull: ['$createId', newId] }, newId] }, '$createId'] },
         pet: { $cond: [free, '$$REMOVE', '$pet'] },
-        expiresAt: { $cond: [free, serverTime(offsetMs, leaseMs), '$expiresAt'] },
+        leaseEndsAt: { $cond: [free, serverTime(offsetMs, leaseMs), '$leaseEndsAt'] },
+        expiresAt: { $cond: [free, serverTime(offsetMs, recordTtlMs), '$expiresAt'] },
       },
     },
   ]

@@ -19,6 +19,9 @@ export const mongoCall = <A>(
 
 const DUPLICATE_KEY = 11000
 
+/** The server refused a write for a unique index's sake (E11000). */
+export const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && Number(error.code) === DUPLICATE_KEY
+
 /**
  * An upsert that raced another to create the same document meets the unique `_id` and fails with
  * a duplicate key. The server retries such an upsert itself (an equality on `_id`, since 4.2);
@@ -26,6 +29,6 @@ const DUPLICATE_KEY = 11000
  */
 export const upsertOnceMore = <A>(upsert: () => Promise<A>): Promise<A> =>
   upsert().catch((error: unknown) => {
-    if (error instanceof MongoServerError && Number(error.code) === DUPLICATE_KEY) return upsert()
+    if (isDuplicateKey(error)) return upsert()
     throw error
   })

@@ -78,18 +78,22 @@ export const mongoIdempotencyStore = ({
   const bound = serverBound(timeoutMs)
   const records = () => collectionIn<IdempotencyDocument>(access, collection)
 
-  const claimOnce = async (scope: string, fingerprint: string, token: string): Promise<IdempotencyDocument | null> =>
-    (await records()).findOneAndUpdate(byScope(scope), claimUpdate(token, fingerprint, leaseMs, clockOffsetMs()), {
-      ...bound,
-      upsert: true,
-      returnDocument: 'after',
-    })
+  const claimOnce = async (scope: string, fingerprint: string, token: string, createId: string): Promise<IdempotencyDocument | null> =>
+    (await records()).findOneAndUpdate(
+      byScope(scope),
+      claimUpdate(token, fingerprint, createId, { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
+      {
+        ...bound,
+        upsert: true,
+        returnDocument: 'after',
+      },
+    )
 
   const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
     const token = randomUUID()
-    const record = await upsertOnceMore(() => claimOnce(scope, fingerprint, token))
+    const record = await upsertOnceMore(() => claimOnce(scope, fingerprint, token, randomUUID()))
     if (record === null) throw new Error('the claimed record was not returned')
-    return record.token === token ? E.right({ kind: 'claimed', token }) : held(record)
+    return record.token === token ? E.right({ kind: 'claimed', token, createId: record.createId }) : held(record)
   }
 
   return {

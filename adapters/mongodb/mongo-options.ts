@@ -100,8 +100,11 @@ export interface MongoAccess {
 export const collectionIn = async <T extends object>(access: MongoAccess, name: string) =>
   (await access.database()).collection<T>(name, collectionOptions(access.writeConcern, access.timeoutMs))
 
-/** Round trips from a claim to its completion: the claim (two when claims race), the id, the insert, the completion. */
-export const CREATE_ROUND_TRIPS = 5
+/**
+ * Round trips from a claim to its completion: the claim (two when claims race), the id, the insert
+ * (and the read of the pet an earlier insert under the create id stored), the completion.
+ */
+export const CREATE_ROUND_TRIPS = 6
 /** For what the round-trip bounds do not cover: the service's own work between them, a busy event loop. */
 const LEASE_MARGIN_MS = 5000
 

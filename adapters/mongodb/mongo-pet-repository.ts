@@ -7,8 +7,10 @@ import type { Pet, PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 import {
+  byCreateIdFilter,
   byIdFilter,
   COUNTERS_COLLECTION,
+  CREATE_ID_INDEX,
   counterFilter,
   counterUpdate,
   ID_ORDER,
@@ -17,9 +19,9 @@ import {
   PETS_COLLECTION,
   STATUS_INDEX,
 } from './pet-queries.js'
-import { mongoCall } from './mongo-call.js'
+import { isDuplicateKey, mongoCall } from './mongo-call.js'
 import { collectionIn, DEFAULT_INDEX_BUILD, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
-import { fromStored } from './store-error.js'
+import { fromStored, refusedUnapplied } from './store-error.js'
 
 export interface CounterDocument {
   readonly _id: string
@@ -50,7 +52,10 @@ export interface MongoPetRepositoryOptions {
 
 /** Creates the indexes list and get need; createIndex is idempotent, so every start may call it. */
 export const ensurePetIndexes = async (db: Db, build: IndexBuild = DEFAULT_INDEX_BUILD): Promise<void> => {
-  await db.collection(PETS_COLLECTION, build.collection).createIndex(STATUS_INDEX.key, { ...build.index, name: STATUS_INDEX.name })
+  const pets = db.collection(PETS_COLLECTION, build.collection)
+  await pets.createIndex(STATUS_INDEX.key, { ...build.index, name: STATUS_INDEX.name })
+  const { key, ...createId } = CREATE_ID_INDEX
+  await pets.createIndex(key, { ...build.index, ...createId })
 }
 
 const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, ReadonlyArray<Pet>> => E.traverseArray(fromDocument)(documents)
@@ -74,19 +79,40 @@ export const mongoPetRepository = ({
    * The id is taken, then the pet stored: two awaits. Another create (of any instance, this one
    * included) can take the next id and store its pet in between, and a list then can page past
    * this id before this pet is stored: a walk can miss a pet created during it. Pets that existed
-   * when the walk began are each seen once.
+   * when the walk began are each seen once. Under a create id that a pet holds already, the insert
+   * meets CREATE_ID_INDEX and that pet is answered (the id just taken stays unused). `sent` tells
+   * whether the pet may have been stored when the call fails.
    */
-  const insert = async (draft: PetDraft): Promise<Pet> => {
+  const insert = async (draft: PetDraft, createId: string | undefined, sent: { value: boolean }): Promise<E.Either<string, Pet>> => {
     const counters = await collectionIn<CounterDocument>(access, collections.counters)
     const counter = await counters.findOneAndUpdate(counterFilter, counterUpdate(1), { ...bound, upsert: true, returnDocument: 'after' })
     if (counter === null) throw new Error('the id counter was not returned')
     const pet: Pet = { id: counter.next, ...draft }
-    await (await collectionIn<PetDocument>(access, collections.pets)).insertOne(toDocument(pet), bound)
-    return pet
+    const pets = await collectionIn<PetDocument>(access, collections.pets)
+    sent.value = true
+    try {
+      await pets.insertOne({ ...toDocument(pet), ...(createId === undefined ? {} : { createId }) }, bound)
+      return E.right(pet)
+    } catch (error) {
+      const earlier =
+        createId !== undefined && isDuplicateKey(error)
+          ? await pets.findOne(byCreateIdFilter(createId), { ...bound, projection: PET_PROJECTION })
+          : null
+      if (earlier !== null) return fromDocument(earlier)
+      if (refusedUnapplied(error)) sent.value = false
+      throw error
+    }
   }
 
   return {
-    insert: (draft) => mongoCall(access, 'insert pet', () => insert(draft), 2),
+    insert: (draft, createId) => {
+      const sent = { value: false }
+      return pipe(
+        mongoCall(access, 'insert pet', () => insert(draft, createId, sent), 3),
+        TE.mapLeft((error) => (sent.value ? { ...error, outcomeUnknown: true as const } : error)),
+        TE.flatMap(fromStored),
+      )
+    },
     findById: (id) =>
       pipe(
         mongoCall(access, 'find pet', async () =>

@@ -9,6 +9,8 @@ export interface PetDocument {
   readonly name: string
   readonly categoryId: number
   readonly status: Pet['status']
+  /** The create id it was inserted under (see PetRepository.insert); never read back into a pet. */
+  readonly createId?: string
 }
 
 export const toDocument = (pet: Pet): PetDocument => ({

@@ -14,6 +14,16 @@ export const PET_ID_COUNTER = 'pets'
 /** Serves listing by status in id order; listing without status and get use the `_id` index. */
 export const STATUS_INDEX = { key: { status: 1, _id: 1 }, name: 'status_1__id_1' } as const
 
+/** One pet per create id: a second insert under it meets this index, and the first pet is answered. */
+export const CREATE_ID_INDEX = {
+  key: { createId: 1 },
+  name: 'createId_1',
+  unique: true,
+  partialFilterExpression: { createId: { $exists: true } },
+} as const
+
+export const byCreateIdFilter = (createId: string): { createId: string } => ({ createId })
+
 export const ID_ORDER = { _id: 1 } as const
 
 export const PET_PROJECTION = { _id: 1, name: 1, categoryId: 1, status: 1 } as const

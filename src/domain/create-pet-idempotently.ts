@@ -57,6 +57,18 @@ const releasing =
     )
 
 /**
+ * When the insert may have stored the pet (its outcome is unknown), the claim is kept: a retry gets
+ * IdempotencyKeyInUse until the lease ends, then takes the claim over with its create id, and the
+ * insert under that id answers the pet if it was stored. Releasing instead would let the retry
+ * store a second pet.
+ */
+const keeping = (error: StoreError): TE.TaskEither<StoreError, never> =>
+  TE.left({
+    ...error,
+    detail: `${error.detail}; the pet may have been stored, so the idempotency key stays in use until its lease ends, and a retry then answers that pet`,
+  })
+
+/**
  * createPet with an Idempotency-Key: the first request with a key creates the pet and records the
  * answer; a retry with the same key and body gets that same pet without creating anything; the same
  * key with another body is refused, and so is a retry while the first is still being processed.
@@ -72,9 +84,11 @@ export const createPetIdempotently =
         switch (claim.kind) {
           case 'claimed':
             return pipe(
-              deps.pets.insert(draft),
+              deps.pets.insert(draft, claim.createId),
               // A create that failed leaves nothing behind: the client may retry with the key.
-              TE.orElseW(releasing(deps.idempotency, scope, claim.token)),
+              TE.orElseW((error) =>
+                error.outcomeUnknown === true ? keeping(error) : releasing(deps.idempotency, scope, claim.token)(error),
+              ),
               TE.tap((pet) => deps.idempotency.complete(scope, claim.token, request.fingerprint, pet)),
             )
           case 'completed':

@@ -19,8 +19,12 @@ export interface IdempotencyTimes {
 
 /** What holds an idempotency key when a create claims it. */
 export type IdempotencyClaim =
-  /** Nobody did: the caller now holds it, and must complete or release it with this token. */
-  | { readonly kind: 'claimed'; readonly token: string }
+  /**
+   * Nobody did: the caller now holds it, and must complete or release it with this token. The pet is
+   * inserted under `createId`: a claim that takes over a lapsed lease carries the create id of the
+   * claim it took over, so that an insert whose outcome was unknown is found, never made twice.
+   */
+  | { readonly kind: 'claimed'; readonly token: string; readonly createId: string }
   /** A create with this key finished; its pet and the fingerprint of its body. */
   | { readonly kind: 'completed'; readonly fingerprint: string; readonly pet: Pet }
   /** A create with this key is still being processed. */
@@ -34,7 +38,9 @@ export type IdempotencyClaim =
  * - a completed record answers `completed` with its pet until it expires (the adapter's record
  *   lifetime, 24 h by default), then the scope can be claimed afresh;
  * - an `in_progress` claim that is neither completed nor released within the adapter's lease (a
- *   crashed instance) can be claimed again, so a key is never stuck;
+ *   crashed instance, an insert whose outcome is unknown) can be claimed again, so a key is never
+ *   stuck; the new claim carries the `createId` of the one it took over for the record lifetime,
+ *   and a claim of a scope nobody held (or that was released, or whose record expired) a new one;
  * - release forgets a claim still in progress, so that a create that failed can be retried with the
  *   same key; complete and release act only for the holder of the claim's token, so a request that
  *   outlived its lease can neither overwrite nor free the claim another request took over;

@@ -16,6 +16,11 @@ export interface PetListQuery {
  *   reused, and resolves only once the pet is durably stored (as durable as the adapter can be).
  *   A repository serves one data set: everyone's, or one sandbox's; a sandbox's reset starts a new
  *   data set, whose ids start again;
+ * - insert under a `createId` stores at most one pet: a second insert under the same id stores
+ *   nothing and answers the pet the first stored (the draft is not compared). A create whose outcome
+ *   was unknown is retried this way without making a second pet;
+ * - a failed insert whose pet may have been stored (sent, and the answer lost or late, or its write
+ *   concern not met) says so with `outcomeUnknown`; without it, nothing was stored;
  * - findById answers None for an id no pet has;
  * - list returns pets in ascending id order, only ids above `after`, only `status` when given, and at
  *   most `limit` of them, at a cost that grows with `limit`, not with the number of pets;
@@ -26,7 +31,7 @@ export interface PetListQuery {
  *   behind "retry later".
  */
 export interface PetRepository {
-  readonly insert: (draft: PetDraft) => TE.TaskEither<StoreError, Pet>
+  readonly insert: (draft: PetDraft, createId?: string) => TE.TaskEither<StoreError, Pet>
   readonly findById: (id: PetId) => TE.TaskEither<StoreError, O.Option<Pet>>
   readonly list: (query: PetListQuery) => TE.TaskEither<StoreError, ReadonlyArray<Pet>>
 }

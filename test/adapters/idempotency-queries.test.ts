@@ -18,13 +18,25 @@ const datesIn = (value: unknown): ReadonlyArray<Date> => {
   return Object.values(value).flatMap(datesIn)
 }
 
+const TIMES = { leaseMs: LEASE_MS, recordTtlMs: TTL_MS, offsetMs: 0 }
+
 const claim = (record: Record<string, unknown> | undefined, token: string, fingerprint: string, serverNow: Date) =>
-  applyPipeline(record, 'client:key', claimUpdate(token, fingerprint, LEASE_MS, 0), serverNow)
+  applyPipeline(record, 'client:key', claimUpdate(token, fingerprint, `id-${token}`, TIMES), serverNow)
+
+/** A claim in progress as `claim` leaves it, made at `madeAt` ms. */
+const inProgress = (token: string, fingerprint: string, madeAt: number) => ({
+  _id: 'client:key',
+  token,
+  fingerprint,
+  createId: `id-${token}`,
+  leaseEndsAt: at(madeAt + LEASE_MS),
+  expiresAt: at(madeAt + TTL_MS),
+})
 
 const Queries = suite('MongoDB idempotency documents: expiry by the server’s clock')
 
 Queries('no update carries an instance’s time: every expiry is computed from $$NOW on the server', () => {
-  for (const update of [claimUpdate('t1', 'f1', LEASE_MS, 0), completeUpdate('f1', PET, TTL_MS, 0)]) {
+  for (const update of [claimUpdate('t1', 'f1', 'id-t1', TIMES), completeUpdate('f1', PET, TTL_MS, 0)]) {
     assert.equal(datesIn(update), [])
     assert.match(JSON.stringify(update), '"$$NOW"')
   }
@@ -32,31 +44,33 @@ Queries('no update carries an instance’s time: every expiry is computed from $
   assert.equal(serverTime(0, LEASE_MS), { $add: ['$$NOW', LEASE_MS] })
 })
 
-Queries('a claim of a missing record takes it for the lease, from the server’s now', () => {
-  assert.equal(claim(undefined, 't1', 'f1', T0), { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) })
+Queries('a claim of a missing record takes it for the lease and keeps it a record lifetime, from the server’s now', () => {
+  assert.equal(claim(undefined, 't1', 'f1', T0), inProgress('t1', 'f1', 0))
 })
 
 Queries('a claim leaves a live claim and a live completed record exactly as they are', () => {
-  const live = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
+  const live = inProgress('t1', 'f1', 0)
   assert.equal(claim(live, 't2', 'f2', at(LEASE_MS - 1)), live)
   const completed = { ...live, pet: PET, expiresAt: at(TTL_MS) }
   assert.equal(claim(completed, 't2', 'f2', at(TTL_MS - 1)), completed)
 })
 
-Queries('a claim takes over a record whose time is up by the server’s clock, dropping its pet', () => {
-  const lapsed = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
-  assert.equal(claim(lapsed, 't2', 'f2', at(LEASE_MS)), { _id: 'client:key', token: 't2', fingerprint: 'f2', expiresAt: at(2 * LEASE_MS) })
-  const expired = { ...lapsed, pet: PET, expiresAt: at(TTL_MS) }
-  assert.equal(claim(expired, 't3', 'f3', at(TTL_MS + 1)), {
-    _id: 'client:key',
-    token: 't3',
-    fingerprint: 'f3',
-    expiresAt: at(TTL_MS + 1 + LEASE_MS),
-  })
+Queries('a claim that takes over a lapsed lease keeps the create id of the claim it took over', () => {
+  assert.equal(claim(inProgress('t1', 'f1', 0), 't2', 'f1', at(LEASE_MS)), { ...inProgress('t2', 'f1', LEASE_MS), createId: 'id-t1' })
+  // A claim in progress written before create ids existed gets a new one.
+  const older: Record<string, unknown> = { ...inProgress('t1', 'f1', 0) }
+  delete older.createId
+  assert.equal(claim(older, 't2', 'f1', at(LEASE_MS)), inProgress('t2', 'f1', LEASE_MS))
+})
+
+Queries('a claim takes over a record past its lifetime by the server’s clock, dropping its pet and its create id', () => {
+  const expired = { ...inProgress('t1', 'f1', 0), pet: PET, expiresAt: at(TTL_MS) }
+  assert.equal(claim(expired, 't3', 'f3', at(TTL_MS + 1)), inProgress('t3', 'f3', TTL_MS + 1))
+  assert.equal(claim(inProgress('t1', 'f1', 0), 't4', 'f1', at(TTL_MS)), inProgress('t4', 'f1', TTL_MS))
 })
 
 Queries('completing records the pet for its lifetime from the server’s now, only for the holder', () => {
-  const held = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
+  const held = inProgress('t1', 'f1', 0)
   assert.equal(applyPipeline(held, 'client:key', completeUpdate('f1', PET, TTL_MS, 0), at(5)), {
     ...held,
     pet: PET,
@@ -68,16 +82,16 @@ Queries('completing records the pet for its lifetime from the server’s now, on
 
 Queries('values from a request stay values: a pet named like an expression is stored as named', () => {
   const sneaky: PetDocument = { ...PET, name: '$$NOW' }
-  const held = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
+  const held = inProgress('t1', 'f1', 0)
   assert.equal(applyPipeline(held, 'client:key', completeUpdate('$token', sneaky, TTL_MS, 0), T0).pet, sneaky)
   assert.is(applyPipeline(held, 'client:key', completeUpdate('$token', sneaky, TTL_MS, 0), T0).fingerprint, '$token')
   assert.is(claim(undefined, '$fingerprint', '$pet', T0).token, '$fingerprint')
 })
 
 Queries('a test moves the server’s clock by an offset, never by sending a time', () => {
-  const update = claimUpdate('t1', 'f1', LEASE_MS, 60_000)
+  const update = claimUpdate('t1', 'f1', 'id-t1', { ...TIMES, offsetMs: 60_000 })
   assert.equal(datesIn(update), [])
-  assert.equal(applyPipeline(undefined, 'client:key', update, T0).expiresAt, at(60_000 + LEASE_MS))
+  assert.equal(applyPipeline(undefined, 'client:key', update, T0).leaseEndsAt, at(60_000 + LEASE_MS))
 })
 
 Queries.run()

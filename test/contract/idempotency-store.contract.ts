@@ -108,6 +108,32 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
   })
 
+  contract('gives a claim that takes over a lapsed lease the create id of the claim it took over', async (context) => {
+    const store = storeOf(context)
+    const first = await run(store.claim('client:key-1', 'f1'))
+    context.clock.now += LEASE_MS + MARGIN_MS
+    const takeover = await run(store.claim('client:key-1', 'f1'))
+    assert.ok(first.kind === 'claimed' && takeover.kind === 'claimed')
+    assert.is.not(takeover.token, first.token)
+    assert.is(takeover.createId, first.createId)
+  })
+
+  contract('gives a claim of a released or forgotten scope a create id of its own', async (context) => {
+    const store = storeOf(context)
+    const first = await run(store.claim('client:key-1', 'f1'))
+    if (first.kind !== 'claimed') throw new Error('expected to claim')
+    await run(store.release('client:key-1', first.token))
+    const afterRelease = await run(store.claim('client:key-1', 'f1'))
+    if (afterRelease.kind !== 'claimed') throw new Error('expected to claim')
+    assert.is.not(afterRelease.createId, first.createId)
+    await run(store.complete('client:key-1', afterRelease.token, 'f1', PET))
+    context.clock.now += TTL_MS + MARGIN_MS
+    const afterExpiry = await run(store.claim('client:key-1', 'f1'))
+    assert.ok(afterExpiry.kind === 'claimed' && afterExpiry.createId !== afterRelease.createId)
+    const other = await run(store.claim('client:key-2', 'f1'))
+    assert.ok(other.kind === 'claimed' && afterExpiry.kind === 'claimed' && other.createId !== afterExpiry.createId)
+  })
+
   contract('lets a holder whose claim was taken over neither complete nor release it', async (context) => {
     const store = storeOf(context)
     const late = await claimToken(store, 'client:key-1', 'f1')

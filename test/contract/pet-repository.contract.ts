@@ -78,6 +78,18 @@ export const petRepositoryContract = (adapterName: string, openStore: () => Prom
     assert.is.not(first.id, second.id)
   })
 
+  contract('stores at most one pet under a create id, and answers it to a second insert under that id', async (context) => {
+    const { repository } = storeOf(context)
+    const first = await run(repository.insert(draft(1), 'create-1'))
+    assert.equal(await run(repository.insert(draft(2), 'create-1')), first)
+    const other = await run(repository.insert(draft(1), 'create-2'))
+    assert.is.not(other.id, first.id)
+    assert.equal(
+      (await run(repository.list({ limit: 10 }))).map((pet) => pet.id),
+      [first.id, other.id],
+    )
+  })
+
   contract('assigns distinct ids under concurrent creates from several repositories on one store', async (context) => {
     const store = storeOf(context)
     const repositories = [store.repository, await store.sibling(), await store.sibling()]

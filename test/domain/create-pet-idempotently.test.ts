@@ -36,6 +36,51 @@ CreateIdempotently('a create that outlived its lease while another request took 
   assert.equal(await idempotency.claim('client:key-0001', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
 })
 
+CreateIdempotently(
+  'an insert whose outcome is unknown keeps the key, and the retry after the lease answers the pet it stored, never a second',
+  async () => {
+    let now = 0
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+    const repository = memoryPetRepository()
+    // The pet is stored, but its answer is lost: the insert fails with its outcome unknown.
+    const lost = {
+      ...repository,
+      insert: (...args: Parameters<typeof repository.insert>) =>
+        pipe(
+          repository.insert(...args),
+          TE.flatMap(() =>
+            TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer within 4000 ms', outcomeUnknown: true } as const),
+          ),
+        ),
+    }
+    const failed = await createPetIdempotently({ pets: lost, idempotency })(request())()
+    assert.ok(E.isLeft(failed) && failed.left._tag === 'StoreUnavailable', JSON.stringify(failed))
+    assert.match(E.isLeft(failed) ? failed.left.detail : '', 'the pet may have been stored')
+    const retry = createPetIdempotently({ pets: repository, idempotency })(request())
+    assert.equal(await retry(), E.left({ _tag: 'IdempotencyKeyInUse' }))
+    now += LEASE_MS
+    const answered = await retry()
+    assert.ok(E.isRight(answered), JSON.stringify(answered))
+    assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
+    assert.equal(await retry(), answered)
+  },
+)
+
+CreateIdempotently('a create whose completion failed answers, after the lease, the pet it stored, never a second', async () => {
+  let now = 0
+  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+  const repository = memoryPetRepository()
+  const unrecorded = {
+    ...idempotency,
+    complete: () => TE.left({ _tag: 'StoreUnavailable', detail: 'complete idempotency key: timeout' } as const),
+  }
+  assert.is((await createPetIdempotently({ pets: repository, idempotency: unrecorded })(request())())._tag, 'Left')
+  now += LEASE_MS
+  const answered = await createPetIdempotently({ pets: repository, idempotency })(request())()
+  assert.ok(E.isRight(answered), JSON.stringify(answered))
+  assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
+})
+
 /** An idempotency store that records every call and answers from a memory store. */
 const spiedIdempotency = () => {
   const calls: string[] = []

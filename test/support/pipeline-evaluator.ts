@@ -78,10 +78,16 @@ const evaluate = (expression: unknown, doc: Doc, now: Date): unknown => {
   switch (operator) {
     case '$or':
       return args.some((item) => item === true)
+    case '$and':
+      return args.every((item) => item === true)
+    case '$ifNull':
+      return rankOf(args[0]) === 1 ? args[1] : args[0]
     case '$eq':
       return compare(args[0], args[1]) === 0
     case '$lte':
       return compare(args[0], args[1]) <= 0
+    case '$gt':
+      return compare(args[0], args[1]) > 0
     case '$type':
       return typeName(args[0])
     case '$add': {
