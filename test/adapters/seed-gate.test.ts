@@ -23,4 +23,12 @@ Gate('Until the seed has settled, the store is not ready and a create is 503 and
   assert.ok(E.isRight(await store.shared.pets.insert(DRAFT)()))
 })
 
+Gate('A create through the gate keeps its create id: a second insert under it answers the first pet', async () => {
+  const { store, open } = seedGate(memoryStore())
+  open()
+  const first = await store.shared.pets.insert(DRAFT, 'create-1')()
+  assert.ok(E.isRight(first))
+  assert.equal(await store.shared.pets.insert({ ...DRAFT, name: 'Other' }, 'create-1')(), first)
+})
+
 Gate.run()
