@@ -71,13 +71,28 @@ const readiness = (access: MongoAccess) => () =>
   )
 
 /**
+ * Through a direct connection the driver sends every read as `primaryPreferred` to the one member
+ * it reaches (see the driver's connection.js), so a member that stepped down would serve stale
+ * reads, which the pinned `primary` cannot prevent. Refused rather than overridden: an operator who
+ * needs it (members whose advertised names the service cannot resolve) must hear why it fails.
+ */
+const refuseDirectConnection = (client: MongoClient): void => {
+  if (client.options.directConnection) {
+    throw new Error(
+      'directConnection=true is refused: the driver then reads from whichever member it reaches, a secondary included; ' +
+        'leave it out (the driver finds the primary) and make the members reachable by the names they advertise',
+    )
+  }
+}
+
+/**
  * Opens a MongoDB-backed store without waiting for the server, so that a database that is down at
  * start-up or later only costs 503s until it is back. Indexes are created now when possible, and
  * again by every readiness check (createIndex is idempotent).
  */
 export const openMongoStore = (options: MongoStoreOptions): Store => {
   // Refuses a malformed URI or option now, at start-up, rather than on the first request.
-  new MongoClient(options.uri, clientOptions(options.timeoutMs))
+  refuseDirectConnection(new MongoClient(options.uri, clientOptions(options.timeoutMs)))
   const client = connector(options)
   const { writeConcern, timeoutMs, seed = [] } = options
   const access: MongoAccess = { database: async () => (await client.connect()).db(options.dbName), writeConcern, timeoutMs }

@@ -64,6 +64,26 @@ Pinned('a URI asking for stale reads (maxStalenessSeconds) cannot go with the pr
   assert.ok(E.isLeft(opened) && opened.left.startsWith('MONGODB_URI is invalid: '), JSON.stringify(opened))
 })
 
+Pinned('a URI asking for a direct connection, whose reads may come from a secondary, is refused at start, naming MONGODB_URI', async () => {
+  const opened = openStore({
+    kind: 'mongodb',
+    uri: 'mongodb://db.example:27017/pets?directConnection=true',
+    dbName: 'pets',
+    timeoutMs: 2000,
+    writeConcern: 'majority',
+  })
+  assert.ok(E.isLeft(opened) && opened.left.startsWith('MONGODB_URI is invalid: directConnection=true is refused'), JSON.stringify(opened))
+  const plain = openStore({
+    kind: 'mongodb',
+    uri: 'mongodb://db.example:27017/pets',
+    dbName: 'pets',
+    timeoutMs: 100,
+    writeConcern: 'majority',
+  })
+  assert.ok(E.isRight(plain))
+  await plain.right.close()
+})
+
 Pinned.run()
 
 const Timeouts = suite('MongoDB timeouts: operations bounded on the server, below the socket')
