@@ -83,11 +83,45 @@ const isTransientDns = (error: unknown): boolean => {
   )
 }
 
+/** TLS failures that persist until someone changes a setting or a certificate: a handshake with a plain server, a certificate refused. */
+const PERMANENT_TLS_CODES: ReadonlyArray<string> = [
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]
+
+const codeOfCause = (error: unknown): unknown =>
+  typeof error === 'object' && error !== null && 'code' in error ? (error).code : undefined
+
+/** The error and the errors behind it (`cause`), nearest first. */
+const causesOf = (error: unknown): ReadonlyArray<unknown> =>
+  error instanceof Error && error.cause !== undefined ? [error, ...causesOf(error.cause)] : [error]
+
+/**
+ * A server selection that fails for a setting, not for a while: the TLS handshake was refused (a
+ * `tls` option that does not match the server, a certificate not trusted or for another name), or
+ * every server found belongs to another replica set than the URI's `replicaSet` (the driver drops
+ * them from the topology, leaving none). The driver reports both as a selection timeout.
+ */
+const isMisconfigured = (error: MongoServerSelectionError): boolean => {
+  const tls = causesOf(error).some((cause) => {
+    const code = codeOfCause(cause)
+    return typeof code === 'string' && (code.startsWith('ERR_SSL_') || PERMANENT_TLS_CODES.includes(code))
+  })
+  const { reason } = error
+  return tls || (reason !== undefined && reason.setName !== null && reason.servers.size === 0)
+}
+
 /**
  * Whether a failure passes by itself, so that "retry later" (503) is the truth: the call outlived
  * its deadline, no server can be selected, the network failed or timed out, the primary is
  * changing or shutting down, a time bound passed, a DNS look-up failed for a while, or the error
- * carries a retryable label; a bulk write's failure by the one it wraps. Everything else, including errors that are
+ * carries a retryable label; a bulk write's failure by the one it wraps. A server selection that
+ * fails for a TLS or replica-set setting is permanent. Everything else, including errors that are
  * no MongoError at all (a bug) and server errors such as refused credentials (18, 13), an invalid
  * namespace (73), an impossible write concern (100, 79) or a duplicate key nobody expected, is
  * permanent until someone acts.
@@ -96,6 +130,7 @@ export const isTransient = (failure: unknown): boolean => {
   const error = unwrapped(failure)
   if (error instanceof StoreDeadlineError || isTransientDns(error)) return true
   if (!(error instanceof MongoError)) return false
+  if (error instanceof MongoServerSelectionError && isMisconfigured(error)) return false
   if (
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
@@ -134,7 +169,11 @@ export const describeFailure = (operation: string, failure: unknown): string => 
   const code = error instanceof MongoError ? codeOf(error) : undefined
   const codeName = error instanceof MongoError && 'codeName' in error && typeof error.codeName === 'string' ? ` ${error.codeName}` : ''
   const message = error instanceof Error ? error.message : String(error)
-  return `${operation}: ${name}${code === undefined ? '' : ` (code ${code}${codeName})`}: ${message}`.slice(0, 500)
+  const hint =
+    error instanceof MongoServerSelectionError && isMisconfigured(error)
+      ? ' (a setting does not match the server: check the tls options and replicaSet of MONGODB_URI)'
+      : ''
+  return `${operation}: ${name}${code === undefined ? '' : ` (code ${code}${codeName})`}: ${message}${hint}`.slice(0, 500)
 }
 
 /** Any failure of a driver call becomes a StoreError: StoreUnavailable when it passes, StoreFailed otherwise. */

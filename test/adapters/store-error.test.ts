@@ -25,9 +25,13 @@ const serverError = (code: number, codeName: string, errorLabels: ReadonlyArray<
 const writeConcernError = (code: number, codeName: string): MongoWriteConcernError =>
   new MongoWriteConcernError({ ok: 1, writeConcernError: { code, codeName, errmsg: `${codeName} happened` } })
 
-// The topology as the driver describes it when selection fails; only `error` is read.
+// The topology as the driver describes it when its one seed does not answer; only these fields are read.
 const noServer = (): MongoServerSelectionError =>
-  new MongoServerSelectionError('Server selection timed out after 2000 ms', {} as TopologyDescription)
+  new MongoServerSelectionError('Server selection timed out after 2000 ms', {
+    servers: new Map([['127.0.0.1:27017', { error: null }]]),
+    setName: null,
+    error: null,
+  } as unknown as TopologyDescription)
 
 const StoreErrors = suite('MongoDB failures: 503 when they pass, 500 when someone must act')
 
@@ -51,6 +55,34 @@ StoreErrors('A write is known unapplied only when the server refused it outright
   assert.not.ok(refusedUnapplied(new MongoNetworkError('connection reset')))
   assert.not.ok(refusedUnapplied(new StoreDeadlineError(4000)))
 })
+
+StoreErrors(
+  'A TLS setting or replica-set name that does not match the server never passes: StoreFailed, saying which settings to check',
+  () => {
+    const handshake = (code: string): MongoServerSelectionError => {
+      const cause = new MongoNetworkError(`${code} during the handshake`, { cause: Object.assign(new Error(code), { code }) })
+      return new MongoServerSelectionError('Server selection timed out after 2000 ms', {
+        servers: new Map([['db.example:27017', { error: cause }]]),
+        setName: null,
+        error: cause,
+      } as unknown as TopologyDescription)
+    }
+    for (const code of ['ERR_SSL_WRONG_VERSION_NUMBER', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID']) {
+      assert.is(toStoreError('ping')(handshake(code))._tag, 'StoreFailed', code)
+    }
+    // Every server found belongs to another replica set: the driver drops them all.
+    const otherSet = new MongoServerSelectionError('Server selection timed out after 2000 ms', {
+      servers: new Map(),
+      setName: 'rs-wrong',
+      error: null,
+    } as unknown as TopologyDescription)
+    const failed = toStoreError('ping')(otherSet)
+    assert.is(failed._tag, 'StoreFailed')
+    assert.match(failed.detail, 'check the tls options and replicaSet of MONGODB_URI')
+    // A seed not answering yet still passes.
+    assert.ok(isTransient(noServer()))
+  },
+)
 
 StoreErrors('A DNS look-up of a mongodb+srv URI that times out, is refused or fails at the server passes (503)', () => {
   const dns = (code: string, syscall = 'querySrv'): Error =>
