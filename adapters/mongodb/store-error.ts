@@ -94,8 +94,7 @@ const PERMANENT_TLS_CODES: ReadonlyArray<string> = [
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]
 
-const codeOfCause = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null && 'code' in error ? (error).code : undefined
+const codeOfCause = (error: unknown): unknown => (typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined)
 
 /** The error and the errors behind it (`cause`), nearest first. */
 const causesOf = (error: unknown): ReadonlyArray<unknown> =>
