@@ -82,6 +82,11 @@ const applySeed = (config: Config, store: Store, logger: Logger, settled: () => 
           { seed: seed.source, pets: outcome.right.count },
           `seeded the store with ${outcome.right.count} pets from ${seed.source}`,
         )
+      } else if (outcome.right.kind === 'finished') {
+        logger.info(
+          { seed: seed.source, pets: outcome.right.count },
+          `seed ${seed.source}: finished the seed another start began (${outcome.right.count} pets)`,
+        )
       } else {
         logger.info({ seed: seed.source }, `seed ${seed.source} not applied: the store already holds pets`)
       }

@@ -15,7 +15,8 @@ export const SEED_ROUND_TRIPS = 4
  * instance that raced it, or the next start after a crash mid-seed) writes the seed's pets by their
  * fixed ids 1..n with $setOnInsert, which any number of writers can repeat without changing a pet,
  * then lifts the mark, raising `next` to the seed's size (a restart may bring a larger seed than
- * the one that set the mark). A counter without the mark means pets were created: never seeded again.
+ * the one that set the mark). Only the claimer answers `seeded`; the others `finished`, so that one
+ * instance says it seeded the store. A counter without the mark means pets were created: never seeded again.
  */
 export const seedMongoPets = async (
   access: MongoAccess,
@@ -24,7 +25,11 @@ export const seedMongoPets = async (
 ): Promise<SeedOutcome> => {
   const bound = serverBound(access.timeoutMs)
   const counters = await collectionIn<CounterDocument>(access, collections.counters)
-  await counters.updateOne(counterFilter, { $setOnInsert: { next: drafts.length, seeding: true } }, { ...bound, upsert: true })
+  const marked = await counters.updateOne(
+    counterFilter,
+    { $setOnInsert: { next: drafts.length, seeding: true } },
+    { ...bound, upsert: true },
+  )
   const counter = await counters.findOne(counterFilter, bound)
   if (counter?.seeding !== true) return { kind: 'not-empty' }
   if (drafts.length > 0) {
@@ -38,5 +43,5 @@ export const seedMongoPets = async (
     )
   }
   await counters.updateOne(counterFilter, seedDoneUpdate(drafts.length), bound)
-  return { kind: 'seeded', count: drafts.length }
+  return { kind: marked.upsertedCount === 1 ? 'seeded' : 'finished', count: drafts.length }
 }

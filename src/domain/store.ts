@@ -21,8 +21,15 @@ export interface SandboxSpace {
   readonly reset: (sandbox: string) => TE.TaskEither<StoreError, void>
 }
 
-/** What seeding the shared data set found: empty (now seeded), or holding pets (left alone). */
-export type SeedOutcome = { readonly kind: 'seeded'; readonly count: number } | { readonly kind: 'not-empty' }
+/**
+ * What seeding the shared data set found: empty (now seeded by this call), a seed another start
+ * began (an instance racing this one, or one that stopped mid-seed: now finished), or holding pets
+ * (left alone).
+ */
+export type SeedOutcome =
+  | { readonly kind: 'seeded'; readonly count: number }
+  | { readonly kind: 'finished'; readonly count: number }
+  | { readonly kind: 'not-empty' }
 
 /**
  * The storage port as a whole, what each storage adapter (memory, MongoDB) provides and the

@@ -18,7 +18,10 @@ export const seedGate = (store: Store): { readonly store: Store; readonly open: 
     },
     store: {
       ...store,
-      shared: { ...store.shared, pets: { ...pets, insert: (draft, createId) => (settled ? pets.insert(draft, createId) : TE.left(waiting)) } },
+      shared: {
+        ...store.shared,
+        pets: { ...pets, insert: (draft, createId) => (settled ? pets.insert(draft, createId) : TE.left(waiting)) },
+      },
       ready: () => (settled ? store.ready() : TE.left(waiting)),
     },
   }

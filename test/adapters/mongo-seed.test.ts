@@ -1,9 +1,11 @@
+import * as E from 'fp-ts/Either'
 import type { Db } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
-import { SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
+import { mongoPetRepository, SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
+import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
 
@@ -27,7 +29,9 @@ if (source.kind === 'none') {
     try {
       const dbs = await Promise.all([database.connect(), database.connect(), database.connect()])
       const outcomes = await Promise.all(dbs.map((db) => seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED)))
-      assert.ok(outcomes.some((outcome) => outcome.kind === 'seeded'))
+      // One instance says it seeded the store; the others finished its seed or found it done.
+      assert.is(outcomes.filter((outcome) => outcome.kind === 'seeded').length, 1)
+      assert.ok(outcomes.every((outcome) => outcome.kind !== 'seeded' || outcome.count === 2))
       const pets = await dbs[0]?.collection(SHARED_PET_COLLECTIONS.pets).find().sort({ _id: 1 }).toArray()
       assert.equal(pets, [
         { _id: 1, name: 'Rex', categoryId: 1, status: 'available' },
@@ -59,8 +63,28 @@ if (source.kind === 'none') {
       await db
         .collection<{ _id: string; next: number; seeding: boolean }>(SHARED_PET_COLLECTIONS.counters)
         .insertOne({ _id: 'pets', next: 1, seeding: true })
-      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'seeded', count: 2 })
+      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'finished', count: 2 })
       assert.equal(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), { _id: 'pets', next: 2 })
+    } finally {
+      await database.dispose()
+    }
+  })
+
+  Seed('a seed that stopped midway (mark set, some pets written) is finished by the next start, its pets unchanged', async () => {
+    const database = throwawayDatabase(await mongod.uri())
+    try {
+      const db = await database.connect()
+      await db
+        .collection<{ _id: string; next: number; seeding: boolean }>(SHARED_PET_COLLECTIONS.counters)
+        .insertOne({ _id: 'pets', next: 2, seeding: true })
+      await db.collection<PetDocument>(SHARED_PET_COLLECTIONS.pets).insertOne({ _id: 1, name: 'Rex', categoryId: 1, status: 'available' })
+      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'finished', count: 2 })
+      assert.is(await db.collection(SHARED_PET_COLLECTIONS.pets).countDocuments(), 2)
+      assert.equal(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), { _id: 'pets', next: 2 })
+      // A create after it gets the next id.
+      const pets = mongoPetRepository({ database: async () => db })
+      const created = await pets.insert({ name: 'Third', categoryId: 3, status: 'pending' })()
+      assert.ok(E.isRight(created) && created.right.id === 3, JSON.stringify(created))
     } finally {
       await database.dispose()
     }
