@@ -3,7 +3,9 @@
 import tseslint from 'typescript-eslint'
 
 const DOMAIN_MESSAGE = 'src/domain is pure: it may import only fp-ts, io-ts and its own modules, never adapters/, koa, mongodb or node I/O.'
-const ADAPTER_MESSAGE = 'An adapter depends on the domain only, never on another adapter or on the composition root.'
+const PORTS_MESSAGE = 'src/ports holds the ports around the domain: it may import only fp-ts, io-ts, the domain and its own modules.'
+const ADAPTER_MESSAGE =
+  'An adapter depends on the domain and src/ports only, never on another adapter or on the composition root (src/main).'
 
 export default [
   {
@@ -17,11 +19,20 @@ export default [
     },
   },
   {
+    files: ['src/ports/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\./[^/]+$|\\.\\./domain/[^/]+$)', message: PORTS_MESSAGE }] },
+      ],
+    },
+  },
+  {
     files: ['adapters/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/domain/)', message: ADAPTER_MESSAGE }] },
+        { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:domain|ports)/)', message: ADAPTER_MESSAGE }] },
       ],
     },
   },

@@ -1,4 +1,4 @@
-import { main } from '../src/main.js'
+import { main } from '../src/main/main.js'
 
 /** What went wrong, on one line short enough to read at a glance. */
 const oneLine = (error: unknown): string =>

@@ -3,7 +3,7 @@ import Router from '@koa/router'
 import Koa, { type Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { Authenticator } from '../../src/domain/authenticator.js'
-import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import { authenticate } from './auth.js'
 import { type CursorCodec, cursorCodec } from './cursor.js'
@@ -20,7 +20,8 @@ import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
 import { registerPetRoutes } from './routes.js'
-import { chooseSandbox, registerSandboxRoutes, type Sandboxes } from './sandboxes.js'
+import type { Sandboxes } from '../../src/ports/sandboxes.js'
+import { chooseSandbox, registerSandboxRoutes } from './sandboxes.js'
 
 export interface AppOptions {
   /** The use cases every key shares, unless `sandboxes` gives each key its own. */

@@ -7,7 +7,7 @@ import { duplicateAuthorization } from './http-failures.js'
 
 /**
  * The characters of an API key: RFC 6750's b64token, what can follow `Bearer ` unchanged. Keys are
- * checked against it when configured (src/config.ts), and credentials when read, so the two can
+ * checked against it when configured (src/main/config.ts), and credentials when read, so the two can
  * never drift apart.
  */
 export const API_KEY_CHARACTERS = '[A-Za-z0-9\\-._~+/]+=*'

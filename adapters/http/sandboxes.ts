@@ -1,20 +1,13 @@
 import type Router from '@koa/router'
 import * as E from 'fp-ts/Either'
-import type * as TE from 'fp-ts/TaskEither'
 import type { Middleware } from 'koa'
-import type { Client } from '../../src/domain/authenticator.js'
-import { type StoreError, unauthorized } from '../../src/domain/errors.js'
+import { unauthorized } from '../../src/domain/errors.js'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
+import type { Sandboxes } from '../../src/ports/sandboxes.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
 
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
-
-/** Per-key sandboxes as HTTP needs them: the caller's use cases, and putting its sandbox back. */
-export interface Sandboxes {
-  readonly useCasesFor: (client: Client) => TE.TaskEither<StoreError, PetUseCases>
-  readonly reset: (client: Client) => TE.TaskEither<StoreError, void>
-}
 
 export interface SandboxState extends AuthState {
   /** The use cases of the caller's sandbox; absent when sandboxes are off. */

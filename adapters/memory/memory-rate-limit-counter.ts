@@ -1,5 +1,5 @@
 import * as TE from 'fp-ts/TaskEither'
-import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 
 /**
  * The RateLimitCounter port in process memory: one count per scope in the current window, per

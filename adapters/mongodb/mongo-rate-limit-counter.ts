@@ -1,5 +1,5 @@
 import type { Db, WriteConcernSettings } from 'mongodb'
-import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
 import { collectionIn, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
 import { byScope, hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'

@@ -1,5 +1,5 @@
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { SeedOutcome } from '../../src/domain/store.js'
+import type { SeedOutcome } from '../../src/ports/store.js'
 import type { CounterDocument, PetCollections } from './mongo-pet-repository.js'
 import { collectionIn, type MongoAccess, serverBound } from './mongo-options.js'
 import { type PetDocument, toDocument } from './pet-document.js'

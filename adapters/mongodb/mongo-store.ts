@@ -1,6 +1,6 @@
 import { type Db, MongoClient, type WriteConcernSettings } from 'mongodb'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { Store } from '../../src/domain/store.js'
+import type { Store } from '../../src/ports/store.js'
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
 import { mongoCall } from './mongo-call.js'

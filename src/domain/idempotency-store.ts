@@ -32,7 +32,7 @@ export type IdempotencyClaim =
 
 /**
  * The idempotency port (draft-ietf-httpapi-idempotency-key-header). Every adapter must pass
- * test/contract/idempotency-store.contract.ts:
+ * test/ports/idempotency-store.contract.ts:
  * - claim is atomic: of any number of concurrent claims of one scope, across every instance sharing
  *   the store, exactly one is answered `claimed`;
  * - a completed record answers `completed` with its pet until it expires (the adapter's record

@@ -11,7 +11,7 @@ export interface PetListQuery {
 }
 
 /**
- * The storage port. Every adapter must pass test/contract/pet-repository.contract.ts:
+ * The storage port. Every adapter must pass test/ports/pet-repository.contract.ts:
  * - insert assigns a new positive id, unique across every instance sharing the store and never
  *   reused, and resolves only once the pet is durably stored (as durable as the adapter can be).
  *   A repository serves one data set: everyone's, or one sandbox's; a sandbox's reset starts a new

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import ConnectionString from 'mongodb-connection-string-url'
-import { DEFAULT_MAX_BODY_BYTES } from '../adapters/http/json-body.js'
-import { API_KEY_CHARACTERS } from '../adapters/http/auth.js'
-import { DEFAULT_TIMEOUT_MS } from '../adapters/mongodb/mongo-options.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
+import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
+import { DEFAULT_TIMEOUT_MS } from '../../adapters/mongodb/mongo-options.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */

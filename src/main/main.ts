@@ -12,13 +12,12 @@ const refuseToStart = (problems: ReadonlyArray<string>): never => {
 }
 
 /**
- * The composition root: reads the settings from `env`, opens the store they name and starts the
- * service on it; a setting that cannot be used stops start-up with every problem and exit status 1.
+ * Start-up: reads the settings from `env`, opens the store they name and starts the service on it; a setting that cannot be used stops start-up with every problem and exit status 1.
  */
 export const main = async (env: Readonly<Record<string, string | undefined>>): Promise<void> => {
   const config = readConfig(env, generateKey)
   if (E.isLeft(config)) return refuseToStart(config.left)
-  const store = openStore(config.right.store, config.right.seed?.pets)
+  const store = await openStore(config.right.store, config.right.seed?.pets)
   if (E.isLeft(store)) return refuseToStart([store.left])
   await startService(config.right, store.right)
 }

@@ -1,8 +1,8 @@
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
-import type { Sandboxes } from '../adapters/http/sandboxes.js'
-import { type PetUseCases, petUseCases } from './domain/use-cases.js'
-import type { SandboxSpace, StorePorts } from './domain/store.js'
+import { type PetUseCases, petUseCases } from '../domain/use-cases.js'
+import type { Sandboxes, SandboxSpace } from '../ports/sandboxes.js'
+import type { StorePorts } from '../ports/store.js'
 
 /**
  * PETSTORE_SANDBOXES=per-key: each API key works in a sandbox of its own, named by the key's scope

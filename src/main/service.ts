@@ -1,14 +1,14 @@
-import * as E from 'fp-ts/Either'
-import pino, { type Logger } from 'pino'
-import { staticKeyAuthenticator } from '../adapters/auth/static-key-authenticator.js'
-import { buildApp } from '../adapters/http/app.js'
-import { cursorCodec } from '../adapters/http/cursor.js'
-import { createHttpServer } from '../adapters/http/http-server.js'
-import { petUseCases } from './domain/use-cases.js'
+import pino from 'pino'
+import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
+import { buildApp } from '../../adapters/http/app.js'
+import { cursorCodec } from '../../adapters/http/cursor.js'
+import { createHttpServer } from '../../adapters/http/http-server.js'
+import { petUseCases } from '../domain/use-cases.js'
 import type { Config } from './config.js'
 import { perKeySandboxes } from './sandboxes.js'
+import { applySeed } from './seed/apply-seed.js'
 import { seedGate } from './seed/seed-gate.js'
-import type { Store } from './domain/store.js'
+import type { Store } from '../ports/store.js'
 
 /**
  * Log lines are buffered and written 4 KiB at a time, or every 100 ms, whichever comes first, and
@@ -39,63 +39,9 @@ const printDevelopmentKeyBanner = (key: string, url: string): void => {
   )
 }
 
-/** How long to wait before trying a seed again when the store was unavailable at start. */
-const SEED_RETRY_MS = 5_000
-
 /**
- * Applies the seed to the shared data set and logs what happened; with sandboxes on, each sandbox
- * is seeded when first used instead. A store that is down at start is tried again until it answers;
- * one that refuses the seed for good (StoreFailed) is reported once, as an error.
- */
-const applySeed = (config: Config, store: Store, logger: Logger, settled: () => void): Promise<void> => {
-  const seed = config.seed
-  if (seed === undefined) {
-    settled()
-    return Promise.resolve()
-  }
-  if (config.sandboxes === 'per-key') {
-    logger.info(
-      { seed: seed.source, pets: seed.pets.length },
-      `each sandbox starts from the seed ${seed.source} (${seed.pets.length} pets)`,
-    )
-    settled()
-    return Promise.resolve()
-  }
-  return store
-    .seed()()
-    .then((outcome) => {
-      if (E.isRight(outcome) || outcome.left._tag === 'StoreFailed') settled()
-      if (E.isLeft(outcome) && outcome.left._tag === 'StoreFailed') {
-        // Retrying cannot help (refused credentials, a setting the server rejects): say so once.
-        logger.error(
-          { seed: seed.source, detail: outcome.left.detail },
-          `seed ${seed.source} not applied: the store refused it; fix the cause and restart`,
-        )
-      } else if (E.isLeft(outcome)) {
-        logger.warn(
-          { seed: seed.source, detail: outcome.left.detail },
-          `seed ${seed.source} not applied yet: the store is unavailable; retrying`,
-        )
-        setTimeout(() => void applySeed(config, store, logger, settled), SEED_RETRY_MS).unref()
-      } else if (outcome.right.kind === 'seeded') {
-        logger.info(
-          { seed: seed.source, pets: outcome.right.count },
-          `seeded the store with ${outcome.right.count} pets from ${seed.source}`,
-        )
-      } else if (outcome.right.kind === 'finished') {
-        logger.info(
-          { seed: seed.source, pets: outcome.right.count },
-          `seed ${seed.source}: finished the seed another start began (${outcome.right.count} pets)`,
-        )
-      } else {
-        logger.info({ seed: seed.source }, `seed ${seed.source} not applied: the store already holds pets`)
-      }
-    })
-}
-
-/**
- * Wires the adapters for `config` around `store`, listens, and handles shutdown: the composition
- * root shared by `npm start` and the benchmark, which passes a pre-seeded store.
+ * Wires the adapters for `config` around `store`, listens, and handles shutdown. `main` calls it
+ * with the store the settings name; the benchmark with a pre-seeded one.
  */
 export const startService = async (config: Config, opened: Store): Promise<void> => {
   // Readiness and creates wait for the seed to settle.

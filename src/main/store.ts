@@ -1,19 +1,21 @@
 import * as E from 'fp-ts/Either'
-import { memoryStore } from '../adapters/memory/memory-store.js'
-import { openMongoStore } from '../adapters/mongodb/mongo-store.js'
-import type { PetDraft } from './domain/pet.js'
-import type { Store } from './domain/store.js'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import type { PetDraft } from '../domain/pet.js'
+import type { Store } from '../ports/store.js'
 import type { StoreConfig } from './config.js'
 
 /**
  * The one place that chooses the storage adapter; nothing else changes when it does. A setting the
- * driver refuses (a bad option in MONGODB_URI) is reported as a message naming it.
+ * driver refuses (a bad option in MONGODB_URI) is reported as a message naming it. The MongoDB
+ * adapter and its driver are loaded only when chosen: they are a third of what the embedded
+ * default would otherwise load at start.
  */
-export const openStore = (config: StoreConfig, seed: ReadonlyArray<PetDraft> = []): E.Either<string, Store> => {
+export const openStore = async (config: StoreConfig, seed: ReadonlyArray<PetDraft> = []): Promise<E.Either<string, Store>> => {
   switch (config.kind) {
     case 'memory':
       return E.right(memoryStore(seed))
-    case 'mongodb':
+    case 'mongodb': {
+      const { openMongoStore } = await import('../../adapters/mongodb/mongo-store.js')
       return E.tryCatch(
         () =>
           openMongoStore({
@@ -25,5 +27,6 @@ export const openStore = (config: StoreConfig, seed: ReadonlyArray<PetDraft> = [
           }),
         (error) => `MONGODB_URI is invalid: ${error instanceof Error ? error.message : String(error)}`,
       )
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/TaskEither'
-import type { StoreError } from './errors.js'
+import type { StoreError } from '../domain/errors.js'
 
 /** One request, counted in its window. */
 export interface RateLimitHit {
@@ -12,7 +12,7 @@ export interface RateLimitHit {
 /**
  * The rate-limit counter port: requests per scope (a client) in fixed windows of `windowMs`,
  * aligned on the counter's clock (window k covers k×windowMs up to (k+1)×windowMs). Every adapter
- * must pass test/contract/rate-limit-counter.contract.ts:
+ * must pass test/ports/rate-limit-counter.contract.ts:
  * - hit counts one request and answers the count so far, this one included; of n hits of one
  *   scope in one window, from any number of instances sharing the counter, the answers are exactly
  *   1 to n, each once (the limit holds across those instances);

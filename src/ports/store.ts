@@ -1,24 +1,14 @@
 import type * as TE from 'fp-ts/TaskEither'
-import type { StoreError } from './errors.js'
-import type { IdempotencyStore } from './idempotency-store.js'
-import type { PetRepository } from './pet-repository.js'
+import type { StoreError } from '../domain/errors.js'
+import type { IdempotencyStore } from '../domain/idempotency-store.js'
+import type { PetRepository } from '../domain/pet-repository.js'
 import type { RateLimitCounter } from './rate-limit-counter.js'
+import type { SandboxSpace } from './sandboxes.js'
 
 /** The ports of one data set: everyone's, or one sandbox's. */
 export interface StorePorts {
   readonly pets: PetRepository
   readonly idempotency: IdempotencyStore
-}
-
-/**
- * Per-key data sets, named by a hex id (the key's scope). Like every store call, open and reset fail
- * with StoreUnavailable or StoreFailed (see PetRepository). Each starts from the seed the first time
- * it is opened; reset puts it back there: its ids start again and its idempotency records are gone.
- * Test/contract/sandbox-space.contract.ts states the rest.
- */
-export interface SandboxSpace {
-  readonly open: (sandbox: string) => TE.TaskEither<StoreError, StorePorts>
-  readonly reset: (sandbox: string) => TE.TaskEither<StoreError, void>
 }
 
 /**

@@ -1,5 +1,5 @@
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
-import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
+import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
 
 idempotencyStoreContract('memory', async (times) => {
   const store = memoryIdempotencyStore(times)

@@ -1,5 +1,5 @@
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
-import { petRepositoryContract } from '../contract/pet-repository.contract.js'
+import { petRepositoryContract } from '../ports/pet-repository.contract.js'
 
 petRepositoryContract('memory', async () => {
   const repository = memoryPetRepository()

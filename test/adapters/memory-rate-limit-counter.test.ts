@@ -1,5 +1,5 @@
 import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
-import { rateLimitCounterContract } from '../contract/rate-limit-counter.contract.js'
+import { rateLimitCounterContract } from '../ports/rate-limit-counter.contract.js'
 
 rateLimitCounterContract('memory', async (now) => {
   const counter = memoryRateLimitCounter({ now })

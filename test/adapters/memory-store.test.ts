@@ -2,9 +2,9 @@ import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
-import { petRepositoryContract } from '../contract/pet-repository.contract.js'
-import { sandboxSpaceContract } from '../contract/sandbox-space.contract.js'
+import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
+import { petRepositoryContract } from '../ports/pet-repository.contract.js'
+import { sandboxSpaceContract } from '../ports/sandbox-space.contract.js'
 
 // One process holds one memory store: another "instance" in the same process shares it.
 sandboxSpaceContract('memory', async (seed) => {

@@ -14,7 +14,7 @@ import {
   SOCKET_GRACE_MS,
 } from '../../adapters/mongodb/mongo-options.js'
 import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
-import { openStore } from '../../src/store.js'
+import { openStore } from '../../src/main/store.js'
 
 /** Every URI option that would break the service's reads or decoding, as an operator might set them. */
 const HOSTILE_URI =
@@ -53,8 +53,8 @@ Pinned('writes keep the configured write concern, not the URI’s, and bound its
   assert.is(collection.writeConcern?.wtimeoutMS, 1500)
 })
 
-Pinned('a URI asking for stale reads (maxStalenessSeconds) cannot go with the primary: refused at start, naming MONGODB_URI', () => {
-  const opened = openStore({
+Pinned('a URI asking for stale reads (maxStalenessSeconds) cannot go with the primary: refused at start, naming MONGODB_URI', async () => {
+  const opened = await openStore({
     kind: 'mongodb',
     uri: 'mongodb://db.example/pets?readPreference=secondary&maxStalenessSeconds=120',
     dbName: 'pets',
@@ -65,7 +65,7 @@ Pinned('a URI asking for stale reads (maxStalenessSeconds) cannot go with the pr
 })
 
 Pinned('a URI asking for a direct connection, whose reads may come from a secondary, is refused at start, naming MONGODB_URI', async () => {
-  const opened = openStore({
+  const opened = await openStore({
     kind: 'mongodb',
     uri: 'mongodb://db.example:27017/pets?directConnection=true',
     dbName: 'pets',
@@ -73,7 +73,7 @@ Pinned('a URI asking for a direct connection, whose reads may come from a second
     writeConcern: 'majority',
   })
   assert.ok(E.isLeft(opened) && opened.left.startsWith('MONGODB_URI is invalid: directConnection=true is refused'), JSON.stringify(opened))
-  const plain = openStore({
+  const plain = await openStore({
     kind: 'mongodb',
     uri: 'mongodb://db.example:27017/pets',
     dbName: 'pets',

@@ -45,8 +45,9 @@ Boundaries('forbids the domain adapters, mongodb, node I/O and the composition r
     'node:http',
     '@koa/router',
     'pino',
-    '../config.js',
-    '../main.js',
+    '../main/config.js',
+    '../main/main.js',
+    '../ports/store.js',
   ]) {
     const found = await violations(`import '${source}'\n`, 'src/domain/planted.ts')
     assert.is(found.length, 1, source)
@@ -60,16 +61,28 @@ Boundaries('allows the domain fp-ts, io-ts and its own modules', async () => {
 })
 
 Boundaries('forbids an adapter to import another adapter or the composition root', async () => {
-  for (const source of ['../memory/memory-pet-repository.js', '../../src/main.js', '../../src/config.js']) {
+  for (const source of ['../memory/memory-pet-repository.js', '../../src/main/main.js', '../../src/main/config.js']) {
     assert.is((await violations(`import '${source}'\n`, 'adapters/http/planted.ts')).length, 1, source)
   }
-  assert.equal(await violations("import { Pet } from '../../src/domain/pet.js'\nimport Koa from 'koa'\n", 'adapters/http/planted.ts'), [])
+  const allowed =
+    "import { Pet } from '../../src/domain/pet.js'\nimport type { Store } from '../../src/ports/store.js'\nimport Koa from 'koa'\n"
+  assert.equal(await violations(allowed, 'adapters/http/planted.ts'), [])
+})
+
+Boundaries('lets src/ports import the domain and its own modules only', async () => {
+  assert.equal(
+    await violations("import type { Pet } from '../domain/pet.js'\nimport type { Store } from './store.js'\n", 'src/ports/planted.ts'),
+    [],
+  )
+  for (const source of ['../../adapters/memory/memory-store.js', '../main/config.js', 'koa', 'node:fs']) {
+    assert.is((await violations(`import '${source}'\n`, 'src/ports/planted.ts')).length, 1, source)
+  }
 })
 
 Boundaries('finds no violation in the real src/domain and adapters', async () => {
   const { ESLint, boundaries } = await load()
   const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: boundaries })
-  const results = await eslint.lintFiles(['src/domain/**/*.ts', 'adapters/**/*.ts'])
+  const results = await eslint.lintFiles(['src/domain/**/*.ts', 'src/ports/**/*.ts', 'adapters/**/*.ts'])
   assert.ok(results.length >= 10, `linted ${results.length} files`)
   assert.equal(
     results.flatMap((result) => result.messages.map((message) => `${result.filePath}: ${message.message}`)),

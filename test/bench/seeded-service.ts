@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/Either'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { readConfig } from '../../src/config.js'
+import { readConfig } from '../../src/main/config.js'
 import { PET_STATUSES } from '../../src/domain/pet.js'
-import { startService } from '../../src/service.js'
+import { startService } from '../../src/main/service.js'
 
 /**
  * The composed service exactly as `npm start` runs it (default settings, request logging on), with

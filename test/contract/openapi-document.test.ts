@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import type { AppOptions } from '../../adapters/http/app.js'
 import { loadOpenApiDocument, type ServedFeatures, servedOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { perKeySandboxes } from '../../src/sandboxes.js'
+import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { startApi } from '../support/start-api.js'
 
 interface ValidatorModule {

@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { perKeySandboxes } from '../../src/sandboxes.js'
+import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, startApi, TEST_KEY } from '../support/start-api.js'
 

@@ -1,7 +1,7 @@
 import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
 import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
-import type { RateLimitCounter } from '../../src/domain/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { OTHER_KEY, startApi } from '../support/start-api.js'

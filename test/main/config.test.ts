@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { readConfig } from '../../src/config.js'
-import { DEMO_PETS } from '../../src/seed/demo-pets.js'
+import { readConfig } from '../../src/main/config.js'
+import { DEMO_PETS } from '../../src/main/seed/demo-pets.js'
 
 const generated = (): string => 'generated-key-for-tests'
 const KEY = 'configured-key-0123456789'

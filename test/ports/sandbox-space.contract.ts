@@ -3,7 +3,8 @@ import type * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { SandboxSpace, StorePorts } from '../../src/domain/store.js'
+import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { StorePorts } from '../../src/ports/store.js'
 
 /** One store for one test, whose sandboxes start from `seed`. */
 export interface SandboxFixture {
@@ -39,7 +40,7 @@ const namesIn = async (ports: StorePorts): Promise<ReadonlyArray<string>> =>
 const SEEDED = ['1 Rex', '2 Zoë', '3 Kiwi']
 
 /**
- * The sandbox contract (src/store.ts SandboxSpace), run once per adapter: isolation, seeding on
+ * The sandbox contract (src/ports/sandboxes.ts SandboxSpace), run once per adapter: isolation, seeding on
  * first use, and reset. The PetRepository and IdempotencyStore contracts also run on a sandbox's ports.
  */
 export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): void => {

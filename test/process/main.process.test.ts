@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import { OTHER_KEY, send, TEST_KEY } from '../support/start-api.js'
 import { spawnService, waitForUrl } from '../support/spawn-service.js'
 
-const Main = suite('npm start (src/main.ts)')
+const Main = suite('npm start (src/main/main.ts)')
 
 Main('When no keys are configured outside production, then it prints a generated key with a curl line once, on stderr', async () => {
   const service = spawnService({})

@@ -1,9 +1,9 @@
 import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import { ensurePetIndexes, mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { ensureRateLimitIndexes, mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
-import { idempotencyStoreContract } from '../contract/idempotency-store.contract.js'
-import { petRepositoryContract, type StoreFixture } from '../contract/pet-repository.contract.js'
-import { rateLimitCounterContract } from '../contract/rate-limit-counter.contract.js'
+import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
+import { petRepositoryContract, type StoreFixture } from '../ports/pet-repository.contract.js'
+import { rateLimitCounterContract } from '../ports/rate-limit-counter.contract.js'
 import { onServerClock, throwawayDatabase } from './mongo-server.js'
 
 export const WRITE_CONCERN = { w: 'majority' } as const

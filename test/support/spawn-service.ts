@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { resolve } from 'node:path'
 
-const MAIN = resolve(__dirname, '../../src/cli.js')
+const MAIN = resolve(__dirname, '../../src/main/cli.js')
 const START_TIMEOUT_MS = 10_000
 
 export interface ServiceProcess {
@@ -14,7 +14,7 @@ export interface ServiceProcess {
   readonly exited: Promise<number | null>
 }
 
-/** Runs the composed service (`node dist/src/cli.js`) as `npm start` does, with the given environment. */
+/** Runs the composed service (`node dist/src/main/cli.js`) as `npm start` does, with the given environment. */
 export const spawnService = (env: Record<string, string>): ServiceProcess => {
   const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH ?? '', NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE ?? '', PORT: '0', ...env },

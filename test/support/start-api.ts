@@ -10,7 +10,7 @@ import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import type { IdempotencyStore } from '../../src/domain/idempotency-store.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
-import type { Store } from '../../src/domain/store.js'
+import type { Store } from '../../src/ports/store.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
 import { type ContractCheck, contractChecker } from './contract-checker.js'
 

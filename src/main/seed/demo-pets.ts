@@ -1,4 +1,4 @@
-import type { NewPet } from '../domain/pet.js'
+import type { NewPet } from '../../domain/pet.js'
 
 /**
  * PETSTORE_SEED=demo: 36 pets, so that the default page of 20 has a next page; every status, five

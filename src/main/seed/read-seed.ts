@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
-import { decodeNewPet } from '../domain/create-pet.js'
-import type { PetDraft } from '../domain/pet.js'
+import { decodeNewPet } from '../../domain/create-pet.js'
+import type { PetDraft } from '../../domain/pet.js'
 import { DEMO_PETS } from './demo-pets.js'
 
 /** The pets a store starts from, and where they came from (for the start-up log). */
