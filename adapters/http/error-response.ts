@@ -40,8 +40,10 @@ export interface ErrorResponse {
 }
 
 export const REALM = 'petstore'
-/** Seconds a client should wait before retrying when the store is unavailable. */
+/** Seconds a client should wait before retrying when the store is unavailable (503). */
 export const RETRY_AFTER_SECONDS = 5
+/** Seconds a client should wait before retrying while its Idempotency-Key is in use (409): a create takes milliseconds. */
+export const KEY_IN_USE_RETRY_AFTER_SECONDS = 1
 /** Seconds a forced 429 asks a client to wait: short, so that a client's retry test runs quickly. */
 export const FORCED_RETRY_AFTER_SECONDS = 1
 
@@ -98,7 +100,7 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(422, 'idempotency_key_mismatch', 'this Idempotency-Key was used with a different request body; use a new key')
     case 'IdempotencyKeyInUse':
       return response(409, 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed; retry later', {
-        'Retry-After': '1',
+        'Retry-After': String(KEY_IN_USE_RETRY_AFTER_SECONDS),
       })
     case 'MalformedJson':
       return response(400, 'invalid_json', failure.problem)
