@@ -11,7 +11,12 @@ const SEED_RETRY_MS = 5_000
  * is seeded when first used instead. A store that is down at start is tried again until it answers;
  * one that refuses the seed for good (StoreFailed) is reported once, as an error.
  */
-export const applySeed = (config: Pick<Config, 'seed' | 'sandboxes'>, store: Pick<Store, 'seed'>, logger: Logger, settled: () => void): Promise<void> => {
+export const applySeed = (
+  config: Pick<Config, 'seed' | 'sandboxes'>,
+  store: Pick<Store, 'seed'>,
+  logger: Logger,
+  settled: () => void,
+): Promise<void> => {
   const seed = config.seed
   if (seed === undefined) {
     settled()
@@ -56,4 +61,3 @@ export const applySeed = (config: Pick<Config, 'seed' | 'sandboxes'>, store: Pic
       }
     })
 }
-
