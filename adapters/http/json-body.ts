@@ -79,7 +79,7 @@ const withExactIntegers = (body: Record<string, unknown>, text: string): Record<
 /**
  * After the parse: what JSON.parse accepts but the service refuses. The text decoder replaces bytes
  * that are not UTF-8 with U+FFFD, so a body holding U+FFFD is refused: the replacement cannot be told
- * apart from bytes that were never text (docs/adr/0404-invalid-utf-8-is-refused.md). Nesting deeper
+ * apart from bytes that were never text (docs/adr/0401-koa-bodyparser-reads-the-body-the-refusals-are-checks-around-it.md). Nesting deeper
  * than MAX_JSON_DEPTH is refused; integer members are read exactly.
  */
 const checkJson: Middleware<JsonBodyState> = async (ctx, next) => {

@@ -5,7 +5,7 @@ import { ruleCodec } from './codec.js'
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const
 export type PetStatus = (typeof PET_STATUSES)[number]
 
-/** What createPet assigns when the client omits `status` (docs/adr/0101-status-defaults-to-available.md). */
+/** What createPet assigns when the client omits `status` (docs/adr/0101-createpet-drops-unknown-fields-and-stores-values-exactly-or-refuses-them.md). */
 export const DEFAULT_STATUS: PetStatus = 'available'
 
 /** Longest accepted name, counted in Unicode code points as JSON Schema's maxLength counts them. */
@@ -32,7 +32,7 @@ export const PetName = ruleCodec<string>('PetName', (input) => {
 
 /**
  * Any safe integer: there is no category store to check against
- * (docs/adr/0104-categoryid-any-safe-integer-no-existence-check.md). A JSON number beyond 2^53 - 1
+ * (docs/adr/0101-createpet-drops-unknown-fields-and-stores-values-exactly-or-refuses-them.md). A JSON number beyond 2^53 - 1
  * may already have been rounded by the parser, so it is refused rather than stored wrong.
  */
 export const CategoryId = ruleCodec<number>('CategoryId', (input) => {

@@ -247,7 +247,7 @@ export const readConfig = (
     return E.left([
       'PETSTORE_SANDBOXES=per-key needs the embedded store (PETSTORE_STORE=memory): sandboxes are for ' +
         'client developers running one instance, and on MongoDB they would need collections per key ' +
-        'that resets race with (docs/adr/2006-sandboxes-only-on-the-embedded-store.md)',
+        'that resets race with (docs/adr/2003-per-key-sandboxes-on-the-embedded-store-only.md)',
     ])
   }
   return E.right({

@@ -43,7 +43,7 @@ export const expectedCreateStatus = (contentType: string | undefined, body: stri
   const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length)
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return 415
   // Sent as UTF-8, a lone surrogate becomes U+FFFD, which the service refuses: after its body
-  // parser's decoding, U+FFFD cannot be told apart from bytes that were not UTF-8 (ADR 0404).
+  // parser's decoding, U+FFFD cannot be told apart from bytes that were not UTF-8 (ADR 0401).
   if (body.toWellFormed().includes('\uFFFD')) return 400
   const parsed = parseJson(body)
   if (!parsed.ok || hasProtoKey(parsed.value)) return 400

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import { spawnService, waitForUrl } from '../support/spawn-service.js'
 import { TEST_KEY } from '../support/start-api.js'
 
-/** The deadline docs/adr/0904-shutdown.md promises, in milliseconds. */
+/** The deadline docs/adr/0904-shutdown-readiness-first-the-requests-in-flight-the-store-last.md promises, in milliseconds. */
 const SHUTDOWN_DEADLINE_MS = 10_000
 
 interface Answer {
