@@ -14,7 +14,9 @@ import { registerIndexRoute } from './index-route.js'
 import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
 import { edge, isUnderApi } from './edge.js'
+import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
+import { journalRequests, requestJournal } from './request-journal.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.js'
@@ -94,16 +96,29 @@ export const createRouter = (): Router => new Router({ sensitive: true, strict: 
 /** Builds the Koa app from the use cases and ports alone: main.ts and the tests both call this. */
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the sandboxes.
+  const journal = options.sandboxes === undefined ? undefined : requestJournal()
+  const scripts = options.sandboxes !== undefined && options.faults === true ? faultScripts() : undefined
   registerIndexRoute(router, { metrics: options.metrics !== false })
   registerHealthRoutes(router, options.health)
   registerDocsRoutes(router, servedDocumentOf(options))
   registerPetRoutes(router, {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    ...(options.faults === true ? { before: faults(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) } : {}),
+    maxBodyBytes,
+    ...(options.faults === true
+      ? {
+          before: faults({
+            ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
+            ...(scripts === undefined ? {} : { scripts }),
+          }),
+        }
+      : {}),
   })
-  if (options.sandboxes !== undefined) registerSandboxRoutes(router, options.sandboxes)
+  if (options.sandboxes !== undefined && journal !== undefined) {
+    registerSandboxRoutes(router, { sandboxes: options.sandboxes, journal, maxBodyBytes, ...(scripts === undefined ? {} : { scripts }) })
+  }
   const metrics = options.metrics === false ? undefined : createMetrics()
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
@@ -111,6 +126,7 @@ export const buildApp = (options: AppOptions): Koa => {
   app.use(edge(options.logger, metrics, options.shutdown))
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
+  if (journal !== undefined) app.use(journalRequests(journal))
   if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger }))
   if (options.sandboxes !== undefined) app.use(chooseSandbox(options.sandboxes))
   app.use(routerAnswers)

@@ -1,6 +1,6 @@
 import type { Context } from 'koa'
 import type { DomainError } from '../../src/domain/errors.js'
-import type { ForcedStatus, HttpFailure } from './http-failures.js'
+import type { HttpFailure } from './http-failures.js'
 import { rateLimitField } from './ratelimit-fields.js'
 
 export type Failure = DomainError | HttpFailure
@@ -33,6 +33,8 @@ export type ErrorCode =
   | 'bad_request'
   | 'invalid_request'
   | 'expectation_failed'
+  | 'bad_gateway'
+  | 'gateway_timeout'
 
 export interface ErrorResponse {
   readonly body: ErrorBody
@@ -58,24 +60,33 @@ const UNAUTHORIZED_MESSAGES = {
   invalid: 'the API key is not valid',
 } as const
 
+type ForcedFailure = Extract<HttpFailure, { _tag: 'ForcedFailure' }>
+
 /**
- * A failure forced with `Prefer: fault=<status>`: the code and headers of the real failure, and a
- * message that says it was forced, so that nobody reading it hunts for a real cause.
+ * A forced failure (`Prefer: fault=<status>`, or a rule of the sandbox's fault script): the code
+ * and headers of the real failure, with the `Retry-After` asked for, and a message that says it
+ * was forced, so that nobody reading it hunts for a real cause.
  */
-const forcedResponse = (status: ForcedStatus): ErrorResponse => {
-  const forced = `forced by 'Prefer: fault=${status}'`
+const forcedResponse = ({ status, by, retryAfterSeconds }: ForcedFailure): ErrorResponse => {
+  const forced = by === 'prefer' ? `forced by 'Prefer: fault=${status}'` : `forced by the sandbox's fault script (fault ${status})`
   switch (status) {
-    case 429:
-      return response(429, 'rate_limited', `${forced}: too many requests; retry in ${FORCED_RETRY_AFTER_SECONDS} s`, {
-        'Retry-After': String(FORCED_RETRY_AFTER_SECONDS),
-        RateLimit: rateLimitField(0, FORCED_RETRY_AFTER_SECONDS),
+    case 429: {
+      const seconds = retryAfterSeconds ?? FORCED_RETRY_AFTER_SECONDS
+      return response(429, 'rate_limited', `${forced}: too many requests; retry in ${seconds} s`, {
+        'Retry-After': String(seconds),
+        RateLimit: rateLimitField(0, seconds),
       })
+    }
     case 500:
       return response(500, 'internal_error', `${forced}: an unexpected error`)
+    case 502:
+      return response(502, 'bad_gateway', `${forced}: a gateway in front of the pet store got no valid answer`)
     case 503:
       return response(503, 'service_unavailable', `${forced}: the pet store is unavailable; retry later`, {
-        'Retry-After': String(RETRY_AFTER_SECONDS),
+        'Retry-After': String(retryAfterSeconds ?? RETRY_AFTER_SECONDS),
       })
+    case 504:
+      return response(504, 'gateway_timeout', `${forced}: a gateway in front of the pet store got no answer in time`)
   }
 }
 
@@ -142,8 +153,10 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(400, 'invalid_request', "more than one Authorization header: send exactly one, 'Authorization: Bearer <API key>'", {
         'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request"`,
       })
+    case 'InvalidFaultScript':
+      return response(400, 'invalid_body', `invalid fault script: ${failure.problems.join('; ')}`)
     case 'ForcedFailure':
-      return forcedResponse(failure.status)
+      return forcedResponse(failure)
   }
 }
 

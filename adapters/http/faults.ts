@@ -1,50 +1,98 @@
-import type { Middleware } from 'koa'
+import type { Context, Middleware } from 'koa'
 import { parseIntegerText } from '../../src/domain/integer-text.js'
+import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
-import { FORCED_STATUSES, type ForcedStatus, forcedFailure } from './http-failures.js'
+import {
+  FAULT_NAMES,
+  type FaultName,
+  type FaultScripts,
+  MAX_DELAY_MS,
+  MAX_RETRY_AFTER_SECONDS,
+  NETWORK_FAULTS,
+  type Operation,
+} from './fault-script.js'
+import { FORCED_STATUSES, type FaultSource, type ForcedStatus, forcedFailure } from './http-failures.js'
+import { withInsertDelay } from './insert-delay.js'
 import { parsePrefer } from './prefer.js'
 
-/** The longest delay a client may ask for with `Prefer: delay=<milliseconds>`. */
-export const MAX_DELAY_MS = 10_000
+export { MAX_DELAY_MS } from './fault-script.js'
 
 /** What a request asks of this service in `Prefer`; a preference it does not understand is absent. */
 export interface FaultPreferences {
   readonly delayMs?: number
-  readonly fault?: ForcedStatus
+  readonly fault?: FaultName
+  readonly retryAfterSeconds?: number
 }
 
-const delayOf = (value: string | undefined): number | undefined => {
-  const delay = value === undefined ? undefined : parseIntegerText(value)
-  return delay !== undefined && delay >= 0n && delay <= BigInt(MAX_DELAY_MS) ? Number(delay) : undefined
+const integerUpTo = (value: string | undefined, max: number): number | undefined => {
+  const integer = value === undefined ? undefined : parseIntegerText(value)
+  return integer !== undefined && integer >= 0n && integer <= BigInt(max) ? Number(integer) : undefined
 }
-
-const faultOf = (value: string | undefined): ForcedStatus | undefined => FORCED_STATUSES.find((status) => String(status) === value)
 
 /**
  * `delay` (an integer from 0 to MAX_DELAY_MS, in the one integer syntax of the API) and `fault`
- * (429, 500 or 503). Any other preference, or one of these out of range, is ignored, as RFC 7240
- * asks; a repeated one counts once, in its first occurrence.
+ * (429, 500 or 503; with sandboxes also 502, 504, `reset`, `reset-after`, `truncated`, and
+ * `retry-after`, 0 to MAX_RETRY_AFTER_SECONDS). Any other preference, or one of these out of range,
+ * is ignored, as RFC 7240 asks; a repeated one counts once, in its first occurrence.
  */
-export const readFaultPreferences = (header: string | undefined): FaultPreferences => {
+export const readFaultPreferences = (header: string | undefined, sandboxes = false): FaultPreferences => {
   const preferences = parsePrefer(header)
-  const delayMs = delayOf(preferences.get('delay'))
-  const fault = faultOf(preferences.get('fault'))
-  return { ...(delayMs === undefined ? {} : { delayMs }), ...(fault === undefined ? {} : { fault }) }
+  const delayMs = integerUpTo(preferences.get('delay'), MAX_DELAY_MS)
+  const names: ReadonlyArray<string> = sandboxes ? FAULT_NAMES : FORCED_STATUSES.map(String)
+  const asked = preferences.get('fault')
+  const fault = asked !== undefined && names.includes(asked) ? (asked as FaultName) : undefined
+  const retryAfterSeconds = sandboxes ? integerUpTo(preferences.get('retry-after'), MAX_RETRY_AFTER_SECONDS) : undefined
+  return {
+    ...(delayMs === undefined ? {} : { delayMs }),
+    ...(fault === undefined ? {} : { fault }),
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  }
 }
 
 export interface FaultsOptions {
   /** Aborted when shutdown begins: a delay still running ends then, and none starts after. */
   readonly shutdown?: AbortSignal
+  /** Per-key sandboxes: each sandbox's fault script, and the faults only sandboxes have. */
+  readonly scripts?: FaultScripts
+}
+
+/** What the faults middleware decided for a request: the fault applied, for the request journal. */
+export interface FaultState extends AuthState {
+  fault?: FaultName
+}
+
+const isNetworkFault = (fault: FaultName): fault is (typeof NETWORK_FAULTS)[number] => (NETWORK_FAULTS as ReadonlyArray<string>).includes(fault)
+
+/** The connection is reset (TCP RST): the client sees ECONNRESET, and no byte of an answer. */
+const resetConnection = (ctx: Context): void => {
+  ctx.respond = false
+  ctx.req.socket.resetAndDestroy()
 }
 
 /**
- * Forced failures and delays for client developers (PETSTORE_FAULTS=on), on the routes it is placed
- * on, which run after authentication and the rate limit, and before the body is read: a forced
- * failure reads no body, claims no Idempotency-Key and touches no store. The delay comes first,
- * then the failure or the normal answer. `Preference-Applied` lists what was applied, delay first.
- * A delay cut short by shutdown was not applied, so it is not listed.
+ * The answer the operation gave, cut short: its status line and headers, `Content-Length` of the
+ * whole body, then half the body, then the connection closes.
  */
-export const faults = ({ shutdown }: FaultsOptions = {}): Middleware => {
+const sendTruncated = (ctx: Context): void => {
+  const body = Buffer.from(typeof ctx.body === 'string' ? ctx.body : ctx.body === undefined || ctx.body === null ? '' : JSON.stringify(ctx.body))
+  const headers = { ...ctx.response.headers, 'content-length': String(body.length), connection: 'close' }
+  ctx.respond = false
+  const socket = ctx.req.socket
+  ctx.res.writeHead(ctx.status, headers)
+  ctx.res.write(body.subarray(0, Math.floor(body.length / 2)), () => socket.end())
+}
+
+/**
+ * Forced failures and delays for client developers (PETSTORE_FAULTS=on), one middleware per pet
+ * operation, after authentication and the rate limit and before the body is read. A request's own
+ * `Prefer: fault` wins over the sandbox's script and does not consume it; otherwise the script's
+ * first rule for the operation applies and is counted down. An Error fault reads no body, claims no
+ * Idempotency-Key and touches no store; `reset` neither; `reset-after` and `truncated` carry the
+ * operation out, then break the answer. A delay comes first, except on a create with an
+ * Idempotency-Key in a sandbox, where it runs after the key is claimed. `Preference-Applied` lists
+ * what `Prefer` asked for and was applied, delay first.
+ */
+export const faults = ({ shutdown, scripts }: FaultsOptions = {}): ((operation: Operation) => Middleware<FaultState>) => {
   // One listener on the signal for every delay in progress, however many there are.
   const cuts = new Set<() => void>()
   shutdown?.addEventListener('abort', () => cuts.forEach((cut) => cut()), { once: true })
@@ -63,13 +111,34 @@ export const faults = ({ shutdown }: FaultsOptions = {}): Middleware => {
       }
       cuts.add(cut)
     })
+  const sandboxes = scripts !== undefined
 
-  return async (ctx, next) => {
-    const { delayMs, fault } = readFaultPreferences(ctx.get('Prefer') || undefined)
-    const delayed = delayMs !== undefined && (await wait(delayMs))
-    const applied = [...(delayed ? [`delay=${delayMs}`] : []), ...(fault === undefined ? [] : [`fault=${fault}`])]
+  return (operation) => async (ctx, next) => {
+    const asked = readFaultPreferences(ctx.get('Prefer') || undefined, sandboxes)
+    const sandbox = ctx.state.client?.scope
+    const rule = asked.fault === undefined && sandbox !== undefined ? scripts?.take(sandbox, operation) : undefined
+    const by: FaultSource = asked.fault === undefined ? 'script' : 'prefer'
+    const fault = asked.fault ?? rule?.fault
+    const delayMs = asked.delayMs ?? rule?.delay
+    const retryAfterSeconds = asked.retryAfterSeconds ?? rule?.retryAfter
+    const afterClaim = sandboxes && operation === 'createPet' && ctx.get('Idempotency-Key') !== '' && fault === undefined
+    const delayed = delayMs !== undefined && (afterClaim || (await wait(delayMs)))
+    const applied = [
+      ...(delayed && asked.delayMs !== undefined ? [`delay=${delayMs}`] : []),
+      ...(asked.fault === undefined ? [] : [`fault=${asked.fault}`]),
+      ...(asked.fault !== undefined && asked.retryAfterSeconds !== undefined && (asked.fault === '429' || asked.fault === '503')
+        ? [`retry-after=${asked.retryAfterSeconds}`]
+        : []),
+    ]
     if (applied.length > 0) ctx.set('Preference-Applied', applied.join(', '))
-    if (fault !== undefined) return sendFailure(ctx, forcedFailure(fault))
-    await next()
+    if (fault !== undefined) ctx.state.fault = fault
+    if (fault !== undefined && !isNetworkFault(fault)) {
+      return sendFailure(ctx, forcedFailure(Number(fault) as ForcedStatus, by, retryAfterSeconds))
+    }
+    if (fault === 'reset') return resetConnection(ctx)
+    if (afterClaim && delayMs !== undefined) await withInsertDelay(() => wait(delayMs), next)
+    else await next()
+    if (fault === 'reset-after') resetConnection(ctx)
+    if (fault === 'truncated') sendTruncated(ctx)
   }
 }

@@ -18,11 +18,16 @@ export type HttpFailure =
   | { readonly _tag: 'ExpectationFailed' }
   | { readonly _tag: 'TunnelRefused' }
   | { readonly _tag: 'DuplicateAuthorization' }
-  | { readonly _tag: 'ForcedFailure'; readonly status: ForcedStatus }
+  | { readonly _tag: 'InvalidFaultScript'; readonly problems: ReadonlyArray<string> }
+  | { readonly _tag: 'ForcedFailure'; readonly status: ForcedStatus; readonly by: FaultSource; readonly retryAfterSeconds?: number }
 
 /** The statuses a client may force with `Prefer: fault=<status>` when PETSTORE_FAULTS=on. */
 export const FORCED_STATUSES = [429, 500, 503] as const
-export type ForcedStatus = (typeof FORCED_STATUSES)[number]
+/** The statuses a client may force too when each key also has a sandbox (PETSTORE_SANDBOXES=per-key). */
+export const SANDBOX_FORCED_STATUSES = [429, 500, 502, 503, 504] as const
+export type ForcedStatus = (typeof SANDBOX_FORCED_STATUSES)[number]
+/** Who asked for a fault: the request (`Prefer`), or the sandbox's fault script. */
+export type FaultSource = 'prefer' | 'script'
 
 export const malformedJson = (problem: string): HttpFailure => ({ _tag: 'MalformedJson', problem })
 export const unsupportedMediaType = (problem: string): HttpFailure => ({ _tag: 'UnsupportedMediaType', problem })
@@ -42,5 +47,7 @@ export const invalidHost = (problem: string): HttpFailure => ({ _tag: 'InvalidHo
 export const expectationFailed: HttpFailure = { _tag: 'ExpectationFailed' }
 export const tunnelRefused: HttpFailure = { _tag: 'TunnelRefused' }
 export const duplicateAuthorization: HttpFailure = { _tag: 'DuplicateAuthorization' }
+export const invalidFaultScript = (problems: ReadonlyArray<string>): HttpFailure => ({ _tag: 'InvalidFaultScript', problems })
 export const rateLimited = (retryAfterSeconds: number): HttpFailure => ({ _tag: 'RateLimited', retryAfterSeconds })
-export const forcedFailure = (status: ForcedStatus): HttpFailure => ({ _tag: 'ForcedFailure', status })
+export const forcedFailure = (status: ForcedStatus, by: FaultSource = 'prefer', retryAfterSeconds?: number): HttpFailure =>
+  retryAfterSeconds === undefined ? { _tag: 'ForcedFailure', status, by } : { _tag: 'ForcedFailure', status, by, retryAfterSeconds }

@@ -17,6 +17,19 @@ export interface ServedFeatures {
   readonly faults: boolean
 }
 
+/** The feature names docs/openapi.yaml uses; `sandbox-faults` is on when both of its parts are. */
+const featureOn = (features: ServedFeatures, feature: unknown): boolean => {
+  switch (feature) {
+    case 'sandboxes':
+    case 'faults':
+      return features[feature]
+    case 'sandbox-faults':
+      return features.sandboxes && features.faults
+    default:
+      throw new Error(`docs/openapi.yaml names an unknown feature: ${JSON.stringify(feature)}`)
+  }
+}
+
 /** On a part of docs/openapi.yaml (an operation, parameter, header, tag...): it exists only when that feature is on. */
 const FEATURE = 'x-petstore-feature'
 /** On a part: `{ <feature>: { <field>: <value> } }`, fields that replace the part's own when that feature is on. */
@@ -57,11 +70,7 @@ const resolves = (document: unknown, ref: string): boolean => {
  * `x-petstore-` extension is left. Pure: the document given is not changed.
  */
 export const servedOpenApiDocument = (document: Readonly<Record<string, unknown>>, features: ServedFeatures): Record<string, unknown> => {
-  const isOn = (feature: unknown): boolean => {
-    if (feature !== 'sandboxes' && feature !== 'faults')
-      throw new Error(`docs/openapi.yaml names an unknown feature: ${JSON.stringify(feature)}`)
-    return features[feature]
-  }
+  const isOn = (feature: unknown): boolean => featureOn(features, feature)
   const shaped = mapObjects(document, (copy) => {
     const feature = copy[FEATURE]
     if (feature !== undefined && !isOn(feature)) return REMOVED

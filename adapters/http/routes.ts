@@ -4,6 +4,7 @@ import * as O from 'fp-ts/Option'
 import type { Context, Middleware } from 'koa'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { CursorCodec } from './cursor.js'
+import type { Operation } from './fault-script.js'
 import { DEPRECATION_HEADERS } from './deprecation.js'
 import { JSON_TYPE, sendCacheable } from './etag.js'
 import { sendFailure } from './error-response.js'
@@ -17,7 +18,7 @@ export interface RoutesOptions {
   readonly cursors: CursorCodec
   readonly maxBodyBytes: number
   /** Runs first on each of the three operations, before the body is read (forced failures). */
-  readonly before?: Middleware
+  readonly before?: (operation: Operation) => Middleware
 }
 
 /** The route patterns: what the log and the metrics name a request by. */
@@ -35,11 +36,11 @@ type OperationState = SandboxState & JsonBodyState
  */
 export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, before }: RoutesOptions): void => {
   // Part of each route, so that what runs first is still logged and measured under its pattern.
-  const first: ReadonlyArray<Middleware> = before === undefined ? [] : [before]
+  const first = (operation: Operation): ReadonlyArray<Middleware> => (before === undefined ? [] : [before(operation)])
   /** The caller's sandbox's use cases when sandboxes are on, else everyone's. */
   const useCasesOf = (ctx: Context): PetUseCases => (ctx.state as SandboxState).useCases ?? useCases
 
-  router.get<OperationState>('listPets', PETS_ROUTE, ...first, async (ctx) => {
+  router.get<OperationState>('listPets', PETS_ROUTE, ...first('listPets'), async (ctx) => {
     const request = readListRequest(ctx.query, cursors)
     if (E.isLeft(request)) return sendFailure(ctx, request.left)
     const result = await useCasesOf(ctx).listPets(request.right)()
@@ -49,7 +50,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     sendCacheable(ctx, JSON.stringify(result.right.pets), link)
   })
 
-  router.post<OperationState>('createPet', PETS_ROUTE, ...first, ...jsonBody(maxBodyBytes), async (ctx) => {
+  router.post<OperationState>('createPet', PETS_ROUTE, ...first('createPet'), ...jsonBody(maxBodyBytes), async (ctx) => {
     const body = ctx.state.body
     const key = ctx.headers['idempotency-key']
     const client = ctx.state.client
@@ -70,7 +71,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     ctx.body = JSON.stringify(pet)
   })
 
-  router.get<OperationState>('getPet', PET_ROUTE, ...first, async (ctx) => {
+  router.get<OperationState>('getPet', PET_ROUTE, ...first('getPet'), async (ctx) => {
     const result = await useCasesOf(ctx).getPet(ctx.params.petId ?? '')()
     if (E.isLeft(result) && result.left._tag !== 'PetNotFound') return sendFailure(ctx, result.left)
     // Every answer of getPet's own (200 and 404) announces the deprecation.

@@ -1,11 +1,18 @@
 import type Router from '@koa/router'
 import * as E from 'fp-ts/Either'
-import type { Middleware } from 'koa'
-import { unauthorized } from '../../src/domain/errors.js'
+import type { Context, Middleware } from 'koa'
+import type { Client } from '../../src/domain/authenticator.js'
+import { invalidParameter, unauthorized } from '../../src/domain/errors.js'
+import { parseIntegerText } from '../../src/domain/integer-text.js'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { Sandboxes } from '../../src/ports/sandboxes.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
+import { JSON_TYPE } from './etag.js'
+import { decodeScript, type FaultScripts } from './fault-script.js'
+import { invalidFaultScript } from './http-failures.js'
+import { jsonBody, type JsonBodyState } from './json-body.js'
+import { JOURNAL_SIZE, type RequestJournal } from './request-journal.js'
 
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
 
@@ -30,14 +37,87 @@ export const chooseSandbox =
     await next()
   }
 
-/** POST /v1/sandbox/reset: the caller's sandbox back to its seed (or empty); 204. */
-export const registerSandboxRoutes = (router: Router, sandboxes: Sandboxes): void => {
+export interface SandboxRoutesOptions {
+  readonly sandboxes: Sandboxes
+  readonly journal: RequestJournal
+  /** Each sandbox's fault script, when faults are on too. */
+  readonly scripts?: FaultScripts
+  readonly maxBodyBytes: number
+}
+
+export const SANDBOX_FAULTS_PATH = '/v1/sandbox/faults'
+export const SANDBOX_REQUESTS_PATH = '/v1/sandbox/requests'
+const DEFAULT_JOURNAL_LIMIT = 20
+
+/** `limit` of GET /v1/sandbox/requests: 1 to JOURNAL_SIZE, 20 when absent; anything else is refused. */
+const journalLimitOf = (value: string | ReadonlyArray<string> | undefined): E.Either<ReadonlyArray<string>, number> => {
+  if (value === undefined) return E.right(DEFAULT_JOURNAL_LIMIT)
+  const limit = typeof value === 'string' ? parseIntegerText(value) : undefined
+  return limit !== undefined && limit >= 1n && limit <= BigInt(JOURNAL_SIZE)
+    ? E.right(Number(limit))
+    : E.left([`limit: must be an integer from 1 to ${JOURNAL_SIZE}`])
+}
+
+/**
+ * The sandbox's own routes: POST /v1/sandbox/reset puts the caller's sandbox back to its seed (or
+ * empty) and clears its journal and fault script (204); GET and DELETE /v1/sandbox/requests read and
+ * clear its journal; with faults on, PUT, GET and DELETE /v1/sandbox/faults replace, read and clear
+ * its fault script. Authentication runs before every /v1 route, so a client is always known here.
+ */
+export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scripts, maxBodyBytes }: SandboxRoutesOptions): void => {
+  const sandboxOf = (ctx: Context): Client | undefined => (ctx.state as AuthState).client
+
   router.post('resetSandbox', SANDBOX_RESET_PATH, async (ctx) => {
-    // Authentication runs before every /v1 route, so a client is always known here.
-    const client = (ctx.state as AuthState).client
+    const client = sandboxOf(ctx)
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
     const result = await sandboxes.reset(client)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
+    journal.clear(client.scope)
+    scripts?.clear(client.scope)
+    ctx.status = 204
+  })
+
+  router.get(SANDBOX_REQUESTS_PATH, (ctx) => {
+    const client = sandboxOf(ctx)
+    if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
+    const unknown = Object.keys(ctx.query).filter((name) => name !== 'limit')
+    const limit = journalLimitOf(ctx.query.limit)
+    if (unknown.length > 0) return sendFailure(ctx, invalidParameter(unknown.map((name) => `${name}: is not a parameter of this operation`)))
+    if (E.isLeft(limit)) return sendFailure(ctx, invalidParameter(limit.left))
+    ctx.type = JSON_TYPE
+    ctx.body = JSON.stringify(journal.list(client.scope, limit.right))
+  })
+
+  router.delete(SANDBOX_REQUESTS_PATH, (ctx) => {
+    const client = sandboxOf(ctx)
+    if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
+    journal.clear(client.scope)
+    ctx.status = 204
+  })
+
+  if (scripts === undefined) return
+
+  router.put<JsonBodyState>(SANDBOX_FAULTS_PATH, ...jsonBody(maxBodyBytes), (ctx) => {
+    const client = sandboxOf(ctx)
+    if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
+    const script = decodeScript(ctx.state.body)
+    if (E.isLeft(script)) return sendFailure(ctx, invalidFaultScript(script.left))
+    scripts.replace(client.scope, script.right)
+    ctx.type = JSON_TYPE
+    ctx.body = JSON.stringify(scripts.get(client.scope))
+  })
+
+  router.get(SANDBOX_FAULTS_PATH, (ctx) => {
+    const client = sandboxOf(ctx)
+    if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
+    ctx.type = JSON_TYPE
+    ctx.body = JSON.stringify(scripts.get(client.scope))
+  })
+
+  router.delete(SANDBOX_FAULTS_PATH, (ctx) => {
+    const client = sandboxOf(ctx)
+    if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
+    scripts.clear(client.scope)
     ctx.status = 204
   })
 }

@@ -1,5 +1,6 @@
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
+import { delayableInserts } from '../../adapters/http/insert-delay.js'
 import { type PetUseCases, petUseCases } from '../domain/use-cases.js'
 import type { Sandboxes, SandboxSpace } from '../ports/sandboxes.js'
 import type { StorePorts } from '../ports/store.js'
@@ -12,7 +13,8 @@ import type { StorePorts } from '../ports/store.js'
 export const perKeySandboxes = (space: SandboxSpace): Sandboxes => {
   const bound = new WeakMap<StorePorts, PetUseCases>()
   const useCasesOf = (ports: StorePorts): PetUseCases => {
-    const useCases = bound.get(ports) ?? petUseCases(ports)
+    // A forced delay of a create with an Idempotency-Key runs between the claim and the insert.
+    const useCases = bound.get(ports) ?? petUseCases(delayableInserts(ports))
     bound.set(ports, useCases)
     return useCases
   }

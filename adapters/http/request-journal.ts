@@ -1,0 +1,102 @@
+import type { Context, Middleware } from 'koa'
+import type { FaultState } from './faults.js'
+
+/** How many requests each sandbox's journal keeps: the newest. */
+export const JOURNAL_SIZE = 100
+/** The most of a request's or an answer's body an entry keeps. */
+export const JOURNAL_BODY_BYTES = 4096
+/** Requests to these paths (the journal, the script, the reset) are not kept. */
+export const SANDBOX_PATH_PREFIX = '/v1/sandbox/'
+
+export interface JournalMessage {
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string | null
+}
+
+/** One request of a sandbox, as GET /v1/sandbox/requests answers it. */
+export interface JournalEntry {
+  readonly id: string
+  readonly time: string
+  readonly method: string
+  readonly path: string
+  readonly status: number | null
+  readonly durationMs: number
+  readonly fault: string | null
+  readonly request: JournalMessage
+  readonly response: JournalMessage
+}
+
+export interface RequestJournal {
+  readonly record: (sandbox: string, entry: JournalEntry) => void
+  /** The newest `limit` entries, newest first. */
+  readonly list: (sandbox: string, limit: number) => ReadonlyArray<JournalEntry>
+  readonly clear: (sandbox: string) => void
+}
+
+/** The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store). */
+export const requestJournal = (): RequestJournal => {
+  const journals = new Map<string, JournalEntry[]>()
+  return {
+    record: (sandbox, entry) => {
+      const entries = journals.get(sandbox) ?? []
+      entries.push(entry)
+      if (entries.length > JOURNAL_SIZE) entries.splice(0, entries.length - JOURNAL_SIZE)
+      journals.set(sandbox, entries)
+    },
+    list: (sandbox, limit) => (journals.get(sandbox) ?? []).slice(-limit).reverse(),
+    clear: (sandbox) => void journals.delete(sandbox),
+  }
+}
+
+/** A body as kept: text, at most JOURNAL_BODY_BYTES of it, null when empty. */
+const bodyText = (body: unknown): string | null => {
+  const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : body == null ? '' : JSON.stringify(body)
+  if (text === '') return null
+  const bytes = Buffer.from(text, 'utf8')
+  return bytes.length <= JOURNAL_BODY_BYTES ? text : bytes.subarray(0, JOURNAL_BODY_BYTES).toString('utf8')
+}
+
+/** Header names in lower case, repeated ones joined; the credential never: `Bearer [redacted]`. */
+const requestHeaders = (ctx: Context): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(ctx.req.headers).map(([name, value]) => [
+      name,
+      name === 'authorization' ? 'Bearer [redacted]' : Array.isArray(value) ? value.join(', ') : (value ?? ''),
+    ]),
+  )
+
+const responseHeaders = (ctx: Context): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(ctx.response.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]),
+  )
+
+/**
+ * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal,
+ * once it is answered: what the client sent, what it was answered, and the fault applied. A request
+ * whose connection a fault reset has no status and no answer.
+ */
+export const journalRequests =
+  (journal: RequestJournal): Middleware<FaultState> =>
+  async (ctx, next) => {
+    const started = Date.now()
+    const startedAt = performance.now()
+    try {
+      await next()
+    } finally {
+      const sandbox = ctx.state.client?.scope
+      if (sandbox !== undefined && !ctx.path.startsWith(SANDBOX_PATH_PREFIX)) {
+        const answered = ctx.respond !== false || ctx.state.fault === 'truncated'
+        journal.record(sandbox, {
+          id: ctx.response.get('X-Request-Id'),
+          time: new Date(started).toISOString(),
+          method: ctx.method,
+          path: ctx.url,
+          status: answered ? ctx.status : null,
+          durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+          fault: ctx.state.fault ?? null,
+          request: { headers: requestHeaders(ctx), body: bodyText(ctx.request.rawBody) },
+          response: answered ? { headers: responseHeaders(ctx), body: bodyText(ctx.body) } : { headers: {}, body: null },
+        })
+      }
+    }
+  }
