@@ -29,7 +29,9 @@ const oneOf = <A extends string>(name: string, values: ReadonlyArray<A>) =>
 
 const integerIn = (name: string, min: number, max: number) =>
   ruleCodec<number>(name, (input) =>
-    Number.isSafeInteger(input) && (input as number) >= min && (input as number) <= max ? undefined : `must be an integer from ${min} to ${max}`,
+    Number.isSafeInteger(input) && (input as number) >= min && (input as number) <= max
+      ? undefined
+      : `must be an integer from ${min} to ${max}`,
   )
 
 /** One rule: the next `times` requests of `operation` in the sandbox get `fault`. */
@@ -97,7 +99,11 @@ export const faultScripts = (): FaultScripts => {
   return {
     replace: (sandbox, rules) => {
       if (rules.length === 0) scripts.delete(sandbox)
-      else scripts.set(sandbox, rules.map((rule) => ({ ...rule })))
+      else
+        scripts.set(
+          sandbox,
+          rules.map((rule) => ({ ...rule })),
+        )
     },
     get: (sandbox) => (scripts.get(sandbox) ?? []).map((rule) => ({ ...rule })),
     clear: (sandbox) => void scripts.delete(sandbox),

@@ -61,7 +61,8 @@ export interface FaultState extends AuthState {
   fault?: FaultName
 }
 
-const isNetworkFault = (fault: FaultName): fault is (typeof NETWORK_FAULTS)[number] => (NETWORK_FAULTS as ReadonlyArray<string>).includes(fault)
+const isNetworkFault = (fault: FaultName): fault is (typeof NETWORK_FAULTS)[number] =>
+  (NETWORK_FAULTS as ReadonlyArray<string>).includes(fault)
 
 /** The connection is reset (TCP RST): the client sees ECONNRESET, and no byte of an answer. */
 const resetConnection = (ctx: Context): void => {
@@ -74,7 +75,9 @@ const resetConnection = (ctx: Context): void => {
  * whole body, then half the body, then the connection closes.
  */
 const sendTruncated = (ctx: Context): void => {
-  const body = Buffer.from(typeof ctx.body === 'string' ? ctx.body : ctx.body === undefined || ctx.body === null ? '' : JSON.stringify(ctx.body))
+  const body = Buffer.from(
+    typeof ctx.body === 'string' ? ctx.body : ctx.body === undefined || ctx.body === null ? '' : JSON.stringify(ctx.body),
+  )
   const headers = { ...ctx.response.headers, 'content-length': String(body.length), connection: 'close' }
   ctx.respond = false
   const socket = ctx.req.socket

@@ -67,7 +67,10 @@ const requestHeaders = (ctx: Context): Record<string, string> =>
 
 const responseHeaders = (ctx: Context): Record<string, string> =>
   Object.fromEntries(
-    Object.entries(ctx.response.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]),
+    Object.entries(ctx.response.headers).map(([name, value]) => [
+      name.toLowerCase(),
+      Array.isArray(value) ? value.join(', ') : String(value),
+    ]),
   )
 
 /**

@@ -82,7 +82,8 @@ export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scri
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
     const unknown = Object.keys(ctx.query).filter((name) => name !== 'limit')
     const limit = journalLimitOf(ctx.query.limit)
-    if (unknown.length > 0) return sendFailure(ctx, invalidParameter(unknown.map((name) => `${name}: is not a parameter of this operation`)))
+    if (unknown.length > 0)
+      return sendFailure(ctx, invalidParameter(unknown.map((name) => `${name}: is not a parameter of this operation`)))
     if (E.isLeft(limit)) return sendFailure(ctx, invalidParameter(limit.left))
     ctx.type = JSON_TYPE
     ctx.body = JSON.stringify(journal.list(client.scope, limit.right))

@@ -49,10 +49,25 @@ GeneratedClient('by default has exactly listPets, createPet, getPet and the docu
   assert.equal(requestHeaders(file, 'createPet'), ['Idempotency-Key'])
 })
 
-GeneratedClient('with sandboxes can also reset its sandbox', async () => {
+GeneratedClient('with sandboxes can also reset its sandbox and read its request journal', async () => {
   const file = await generatedTypes({ sandboxes: true, faults: false })
-  assert.equal(callable(file), ['GET /pets', 'POST /pets', 'GET /pets/{petId}', 'POST /sandbox/reset', 'GET /openapi.json'])
+  assert.equal(callable(file), [
+    'GET /pets',
+    'POST /pets',
+    'GET /pets/{petId}',
+    'POST /sandbox/reset',
+    'GET /sandbox/requests',
+    'DELETE /sandbox/requests',
+    'GET /openapi.json',
+  ])
   assert.ok(operationNames(file).includes('resetSandbox'))
+})
+
+GeneratedClient('with sandboxes and faults can also script failures', async () => {
+  const file = await generatedTypes({ sandboxes: true, faults: true })
+  for (const call of ['PUT /sandbox/faults', 'GET /sandbox/faults', 'DELETE /sandbox/faults'])
+    assert.ok(callable(file).includes(call), call)
+  for (const name of ['setFaultScript', 'getFaultScript', 'clearFaultScript']) assert.ok(operationNames(file).includes(name), name)
 })
 
 GeneratedClient('with faults may send Prefer with each pet operation', async () => {

@@ -1,0 +1,167 @@
+import { request as httpRequest } from 'node:http'
+import * as assert from 'uvu/assert'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import { perKeySandboxes } from '../../src/main/sandboxes.js'
+import { apiSuite, assertError } from '../support/api-suite.js'
+import { aNewPet } from '../support/pet-builder.js'
+import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
+
+const withSandboxFaults = () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true })
+
+const setScript = (api: RunningApi, rules: unknown, key: string = TEST_KEY) =>
+  api.request('PUT', '/v1/sandbox/faults', { body: rules, key })
+
+const create = (api: RunningApi, headers: Record<string, string> = {}, key: string = TEST_KEY) =>
+  api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex' }), headers, key })
+
+const petCount = async (api: RunningApi, key: string = TEST_KEY): Promise<number> =>
+  ((await api.request('GET', '/v1/pets?limit=100', { key })).body as ReadonlyArray<unknown>).length
+
+/** What a client sees on a raw connection: the bytes received, and how the connection ended. */
+const rawCreate = (api: RunningApi, headers: Record<string, string>): Promise<{ received: string; ended: string; announced?: number }> =>
+  new Promise((resolve) => {
+    const body = JSON.stringify(aNewPet({ name: 'Rex' }))
+    const request = httpRequest(`${api.baseUrl}/v1/pets`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TEST_KEY}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        ...headers,
+      },
+    })
+    request.on('response', (response) => {
+      let received = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (received += chunk))
+      response.on('end', () => resolve({ received, ended: 'complete', announced: Number(response.headers['content-length']) }))
+      response.on('aborted', () => resolve({ received, ended: 'aborted', announced: Number(response.headers['content-length']) }))
+      response.on('error', () => resolve({ received, ended: 'aborted', announced: Number(response.headers['content-length']) }))
+    })
+    request.on('error', (error: NodeJS.ErrnoException) => resolve({ received: '', ended: error.code ?? error.message }))
+    request.end(body)
+  })
+
+const Script = apiSuite('Scripted faults: PETSTORE_SANDBOXES=per-key and PETSTORE_FAULTS=on', withSandboxFaults)
+
+Script('A rule fails the next `times` requests of its operation, then the operation succeeds', async ({ api }) => {
+  const set = await setScript(api, [{ operation: 'createPet', fault: '503', times: 2 }])
+  assert.is(set.status, 200)
+  assert.equal(set.body, [{ operation: 'createPet', fault: '503', times: 2 }])
+  assertError(await create(api), 503, 'service_unavailable')
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'createPet', fault: '503', times: 1 }])
+  const second = await create(api)
+  assertError(second, 503, 'service_unavailable')
+  assert.match((second.body as { message: string }).message, "forced by the sandbox's fault script (fault 503)")
+  assert.is((await create(api)).status, 201)
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+  assert.is(await petCount(api), 1)
+})
+
+Script('Each request takes the first rule of its operation; other operations are not touched', async ({ api }) => {
+  await setScript(api, [
+    { operation: 'getPet', fault: '500', times: 1 },
+    { operation: 'createPet', fault: '429', times: 1, retryAfter: 0 },
+    { operation: 'createPet', fault: '502', times: 1 },
+  ])
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  const limited = await create(api)
+  assertError(limited, 429, 'rate_limited')
+  assert.is(limited.headers.get('retry-after'), '0')
+  assertError(await create(api), 502, 'bad_gateway')
+  assertError(await api.request('GET', '/v1/pets/1'), 500, 'internal_error')
+  assert.is((await create(api)).status, 201)
+})
+
+Script('A request’s own Prefer: fault wins over the script and does not consume it', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', fault: '503', times: 1 }])
+  const preferred = await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=504' } })
+  assertError(preferred, 504, 'gateway_timeout')
+  assert.is(preferred.headers.get('preference-applied'), 'fault=504')
+  assertError(await api.request('GET', '/v1/pets'), 503, 'service_unavailable')
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+})
+
+Script('Prefer: retry-after sets the Retry-After of a forced 503 or 429', async ({ api }) => {
+  const unavailable = await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=503, retry-after=0' } })
+  assertError(unavailable, 503, 'service_unavailable')
+  assert.is(unavailable.headers.get('retry-after'), '0')
+  assert.is(unavailable.headers.get('preference-applied'), 'fault=503, retry-after=0')
+  const limited = await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=429, retry-after=7' } })
+  assert.is(limited.headers.get('retry-after'), '7')
+  assert.is(limited.headers.get('ratelimit'), '"default";r=0;t=7')
+})
+
+Script('A script with an unknown field or value is refused with 400 naming it, and the script is unchanged', async ({ api }) => {
+  await setScript(api, [{ operation: 'getPet', fault: '503', times: 3 }])
+  for (const [rules, named] of [
+    [[{ operation: 'getPet', fault: '503', times: 1, fails: 2 }], '[0].fails: is not a field of a rule'],
+    [[{ operation: 'deletePet', fault: '503', times: 1 }], 'operation: must be one of listPets, createPet, getPet'],
+    [[{ operation: 'getPet', fault: '418', times: 1 }], 'fault: must be one of'],
+    [[{ operation: 'getPet', fault: '503', times: 0 }], 'times: must be an integer from 1 to 1000'],
+    [[{ operation: 'getPet', fault: '503', times: 1, retryAfter: 3601 }], 'retryAfter: must be an integer from 0 to 3600'],
+    [[{ operation: 'getPet', fault: '503', times: 1, delay: 10_001 }], 'delay: must be an integer from 0 to 10000'],
+    [{ operation: 'getPet', fault: '503', times: 1 }, 'the body must be a JSON array of rules'],
+  ] as const) {
+    const refused = await setScript(api, rules)
+    assert.match(assertError(refused, 400, 'invalid_body'), named, JSON.stringify(rules))
+  }
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'getPet', fault: '503', times: 3 }])
+})
+
+Script('Two keys never see or change each other’s script; DELETE and a reset clear one', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', fault: '500', times: 5 }])
+  assert.equal((await api.request('GET', '/v1/sandbox/faults', { key: OTHER_KEY })).body, [])
+  assert.is((await api.request('GET', '/v1/pets', { key: OTHER_KEY })).status, 200)
+  assert.is((await api.request('DELETE', '/v1/sandbox/faults')).status, 204)
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  await setScript(api, [{ operation: 'listPets', fault: '500', times: 5 }])
+  assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
+
+Script('reset: the connection is reset before any byte of an answer, and nothing is stored', async ({ api }) => {
+  const seen = await rawCreate(api, { prefer: 'fault=reset' })
+  assert.is(seen.ended, 'ECONNRESET')
+  assert.is(await petCount(api), 0)
+})
+
+Script('reset-after: the pet is stored and its key completed, the connection reset; a retry with the key gets the pet', async ({ api }) => {
+  const seen = await rawCreate(api, { prefer: 'fault=reset-after', 'idempotency-key': 'lost-answer-1' })
+  assert.is(seen.ended, 'ECONNRESET')
+  assert.is(await petCount(api), 1)
+  const retry = await create(api, { 'idempotency-key': 'lost-answer-1' })
+  assert.is(retry.status, 201)
+  assert.is((retry.body as { id: number }).id, 1)
+  assert.is(await petCount(api), 1)
+})
+
+Script('truncated: the real status and headers, then fewer bytes than Content-Length, then the connection closes', async ({ api }) => {
+  await setScript(api, [{ operation: 'createPet', fault: 'truncated', times: 1 }])
+  const seen = await rawCreate(api, {})
+  assert.is(seen.ended, 'aborted')
+  assert.ok(seen.announced !== undefined && seen.received.length < seen.announced, JSON.stringify(seen))
+  assert.ok(seen.received.length > 0)
+  assert.is(await petCount(api), 1)
+})
+
+Script('delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async ({ api }) => {
+  const first = create(api, { prefer: 'delay=600', 'idempotency-key': 'slow-1' })
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const retry = await create(api, { 'idempotency-key': 'slow-1' })
+  assertError(retry, 409, 'idempotency_key_in_use')
+  assert.is((await first).status, 201)
+  assert.is(await petCount(api), 1)
+})
+
+Script.run()
+
+const FaultsOnly = apiSuite('PETSTORE_FAULTS=on without sandboxes', { faults: true })
+
+FaultsOnly('the script routes answer 404 like any unknown path, and the sandbox-only faults are ignored', async ({ api }) => {
+  assertError(await api.request('PUT', '/v1/sandbox/faults', { body: [] }), 404, 'route_not_found')
+  assertError(await api.request('GET', '/v1/sandbox/requests'), 404, 'route_not_found')
+  assert.is((await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=502' } })).status, 200)
+})
+
+FaultsOnly.run()
