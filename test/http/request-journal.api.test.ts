@@ -1,0 +1,97 @@
+import { request as httpRequest } from 'node:http'
+import * as assert from 'uvu/assert'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import type { JournalEntry } from '../../adapters/http/request-journal.js'
+import { perKeySandboxes } from '../../src/main/sandboxes.js'
+import { apiSuite, assertError } from '../support/api-suite.js'
+import { aNewPet } from '../support/pet-builder.js'
+import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
+
+const journalOf = async (api: RunningApi, query = '', key: string = TEST_KEY): Promise<ReadonlyArray<JournalEntry>> => {
+  const response = await api.request('GET', `/v1/sandbox/requests${query}`, { key })
+  assert.is(response.status, 200, response.text)
+  return response.body as ReadonlyArray<JournalEntry>
+}
+
+const Journal = apiSuite('The request journal: PETSTORE_SANDBOXES=per-key', () => ({
+  sandboxes: perKeySandboxes(memoryStore().sandboxes),
+  faults: true,
+}))
+
+Journal('keeps what the client sent and what it was answered, newest first, never the key', async ({ api }) => {
+  const created = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex' }), headers: { 'x-request-id': 'req-created-1' } })
+  await api.request('GET', '/v1/pets/1?fields=all')
+  const [get, create] = await journalOf(api)
+  assert.is(create?.id, 'req-created-1')
+  assert.is(create?.method, 'POST')
+  assert.is(create?.path, '/v1/pets')
+  assert.is(create?.status, 201)
+  assert.is(create?.fault, null)
+  assert.ok(typeof create?.durationMs === 'number' && create.durationMs >= 0)
+  assert.ok(!Number.isNaN(Date.parse(create?.time ?? '')) && (create?.time ?? '').endsWith('Z'))
+  assert.is(create?.request.headers.authorization, 'Bearer [redacted]')
+  assert.is(create?.request.headers['content-type'], 'application/json')
+  assert.equal(JSON.parse(create?.request.body ?? 'null'), aNewPet({ name: 'Rex' }))
+  assert.is(create?.response.body, created.text)
+  assert.is(create?.response.headers.location, '/v1/pets/1')
+  assert.is(get?.path, '/v1/pets/1?fields=all')
+  assert.is(get?.request.body, null)
+  assert.not.match(JSON.stringify(await journalOf(api)), TEST_KEY)
+})
+
+Journal('records the fault applied, and no status or answer when the connection was reset', async ({ api }) => {
+  await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=503' } })
+  await new Promise<void>((resolve) => {
+    const request = httpRequest(`${api.baseUrl}/v1/pets`, { headers: { authorization: `Bearer ${TEST_KEY}`, prefer: 'fault=reset' } })
+    request.on('error', () => resolve())
+    request.on('response', () => resolve())
+    request.end()
+  })
+  // The reset request is recorded once its middleware returns, right after the reset.
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const [reset, unavailable] = await journalOf(api)
+  assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null }])
+  assert.equal([unavailable?.status, unavailable?.fault], [503, '503'])
+})
+
+Journal('keeps the last 100 requests; limit is 1 to 100, 20 by default; /v1/sandbox/ requests are not kept', async ({ api }) => {
+  for (let index = 0; index < 105; index += 1) await api.request('GET', `/v1/pets?limit=${(index % 100) + 1}`)
+  await api.request('GET', '/v1/sandbox/faults')
+  assert.is((await journalOf(api)).length, 20)
+  const all = await journalOf(api, '?limit=100')
+  assert.is(all.length, 100)
+  assert.is(all[0]?.path, '/v1/pets?limit=5')
+  assert.is((await journalOf(api, '?limit=1'))[0]?.path, '/v1/pets?limit=5')
+  for (const query of ['?limit=0', '?limit=101', '?limit=abc', '?limit=1&limit=2', '?since=1']) {
+    assertError(await api.request('GET', `/v1/sandbox/requests${query}`), 400, 'invalid_parameter')
+  }
+})
+
+Journal('two keys never see each other’s journal; DELETE and a reset clear one', async ({ api }) => {
+  await api.request('GET', '/v1/pets')
+  assert.equal(await journalOf(api, '', OTHER_KEY), [])
+  await api.request('GET', '/v1/pets', { key: OTHER_KEY })
+  assert.is((await api.request('DELETE', '/v1/sandbox/requests')).status, 204)
+  assert.equal(await journalOf(api), [])
+  assert.is((await journalOf(api, '', OTHER_KEY)).length, 1)
+  await api.request('GET', '/v1/pets', { key: OTHER_KEY })
+  assert.is((await api.request('POST', '/v1/sandbox/reset', { key: OTHER_KEY })).status, 204)
+  assert.equal(await journalOf(api, '', OTHER_KEY), [])
+})
+
+Journal('a body is kept as text, at most 4 KiB of it', async ({ api }) => {
+  await api.request('POST', '/v1/pets', { body: { ...aNewPet(), note: 'x'.repeat(10_000) } })
+  const [entry] = await journalOf(api)
+  assert.is(Buffer.byteLength(entry?.request.body ?? ''), 4096)
+})
+
+Journal.run()
+
+const Off = apiSuite('Without sandboxes')
+
+Off('the journal routes answer 404 like any unknown path', async ({ api }) => {
+  assertError(await api.request('GET', '/v1/sandbox/requests'), 404, 'route_not_found')
+  assertError(await api.request('DELETE', '/v1/sandbox/requests'), 404, 'route_not_found')
+})
+
+Off.run()
