@@ -11,6 +11,7 @@ import { type CorsOrigins, corsFor } from './cors.js'
 import { sendFailure } from './error-response.js'
 import { type HealthOptions, registerHealthRoutes } from './health-routes.js'
 import { registerIndexRoute } from './index-route.js'
+import { registerInspectorRoutes } from './inspector-routes.js'
 import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
 import { edge, isUnderApi } from './edge.js'
@@ -118,6 +119,7 @@ export const buildApp = (options: AppOptions): Koa => {
   })
   if (options.sandboxes !== undefined && journal !== undefined) {
     registerSandboxRoutes(router, { sandboxes: options.sandboxes, journal, maxBodyBytes, ...(scripts === undefined ? {} : { scripts }) })
+    registerInspectorRoutes(router)
   }
   const metrics = options.metrics === false ? undefined : createMetrics()
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)

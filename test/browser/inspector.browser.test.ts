@@ -1,0 +1,91 @@
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import { perKeySandboxes } from '../../src/main/sandboxes.js'
+import { withChromium } from '../support/chromium.js'
+import { aNewPet } from '../support/pet-builder.js'
+import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
+
+interface Context {
+  api: RunningApi
+  browser: Browser
+  page: Page
+  errors: string[]
+}
+
+const NAME = 'The sandbox inspector page in Chromium'
+const Inspector = suite<Context>(NAME, {} as Context)
+
+withChromium(
+  NAME,
+  (executablePath) => {
+    Inspector.before(async (context) => {
+      context.browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] })
+    })
+    Inspector.before.each(async (context) => {
+      context.api = await startApi({ sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true })
+      context.page = await context.browser.newPage()
+      context.errors = []
+      context.page.on('console', (message) => {
+        if (message.type() === 'error') context.errors.push(message.text())
+      })
+      context.page.on('pageerror', (error) => context.errors.push(error.message))
+      await context.page.goto(`${context.api.baseUrl}/sandbox`)
+      await context.page.locator('#key').fill(TEST_KEY)
+      await context.page.locator('#key-form button').click()
+    })
+    Inspector.after.each(async (context) => {
+      await context.page.close()
+      await context.api.close()
+    })
+    Inspector.after(async (context) => {
+      await context.browser.close()
+    })
+
+    Inspector(
+      'a request made with the key outside the page appears within two seconds, and opens to its entry',
+      async ({ api, page, errors }) => {
+        await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Seen-In-The-Inspector' }) })
+        await api.request('GET', '/v1/pets', { key: OTHER_KEY })
+        const row = page.locator('#journal tr').first()
+        await row.waitFor({ timeout: 2_000 })
+        assert.match(await row.innerText(), /POST\s+\/v1\/pets\s+201/)
+        assert.is(await page.locator('#journal tr').count(), 1)
+        await row.click()
+        assert.match(await page.locator('#entry').innerText(), 'Seen-In-The-Inspector')
+        assert.match(await page.locator('#entry').innerText(), 'Bearer [redacted]')
+        assert.equal(errors, [])
+      },
+    )
+
+    Inspector('a script set on the page makes the next create fail; reset clears the journal', async ({ api, page, errors }) => {
+      await page.locator('#script').fill('[{"operation": "createPet", "fault": "503", "times": 1}]')
+      await page.locator('#set-script').click()
+      await page.locator('#script-answer').getByText('200').waitFor({ timeout: 2_000 })
+      assert.is((await api.request('POST', '/v1/pets', { body: aNewPet() })).status, 503)
+      assert.is((await api.request('POST', '/v1/pets', { body: aNewPet() })).status, 201)
+      await page.locator('#journal tr').nth(1).waitFor({ timeout: 2_000 })
+      assert.match(await page.locator('#journal tr').nth(1).innerText(), /503\s+503/)
+      await page.locator('#reset').click()
+      await page.locator('#action').getByText('back to its seed').waitFor({ timeout: 2_000 })
+      assert.equal((await api.request('GET', '/v1/sandbox/requests')).body, [])
+      assert.equal(errors, [])
+    })
+
+    Inspector('loads without a key, keeps the key only in the tab, and obeys the reference page’s CSP', async ({ api, page }) => {
+      const response = await page.request.get(`${api.baseUrl}/sandbox`)
+      assert.is(response.status(), 200)
+      assert.match(response.headers()['content-security-policy'] ?? '', "default-src 'self'")
+      assert.is(await page.evaluate<string | null>("sessionStorage.getItem('petstore-sandbox-key')"), TEST_KEY)
+      assert.is(await page.evaluate<number>('localStorage.length'), 0)
+    })
+  },
+  (message) => {
+    Inspector('Chromium is available (required when CI=true)', () => {
+      assert.unreachable(message)
+    })
+  },
+)
+
+Inspector.run()
