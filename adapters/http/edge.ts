@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { RouterContext } from '@koa/router'
 import type { Middleware } from 'koa'
+import type { FaultState } from './faults.js'
 import type { Logger } from 'pino'
 import type { AuthState } from './auth.js'
 import { type FailureState, sendFailure } from './error-response.js'
@@ -86,6 +87,13 @@ export const edge =
     }
     const preferenceApplied = ctx.response.get('Preference-Applied')
     if (preferenceApplied !== '') line.preferenceApplied = preferenceApplied
+    // A fault of a sandbox's script or Prefer: which one; a connection reset sent no status at all.
+    const fault = (ctx.state as FaultState).fault
+    if (fault !== undefined) {
+      line.fault = fault
+      line.forced = true
+      if (fault === 'reset' || fault === 'reset-after') line.status = null
+    }
     metrics?.observe(ctx.method, route ?? 'unmatched', status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
     // A store failure that no retry fixes is logged as an error, with what the operator must fix.
     if (failure?._tag === 'StoreFailed') logger.error(line, 'request')

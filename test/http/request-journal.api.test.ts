@@ -89,9 +89,10 @@ Journal.run()
 
 const Off = apiSuite('Without sandboxes')
 
-Off('the journal routes answer 404 like any unknown path', async ({ api }) => {
+Off('the journal routes and the inspector page answer 404 like any unknown path', async ({ api }) => {
   assertError(await api.request('GET', '/v1/sandbox/requests'), 404, 'route_not_found')
   assertError(await api.request('DELETE', '/v1/sandbox/requests'), 404, 'route_not_found')
+  assertError(await api.request('GET', '/sandbox', { key: false }), 404, 'route_not_found')
 })
 
 Off.run()

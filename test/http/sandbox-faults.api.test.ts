@@ -1,10 +1,12 @@
 import { request as httpRequest } from 'node:http'
+import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
-import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
+import { capturedLogger } from '../support/captured-logger.js'
+import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
 const withSandboxFaults = () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true })
 
@@ -155,6 +157,23 @@ Script('delay on a create with an Idempotency-Key runs after the key is claimed:
 })
 
 Script.run()
+
+const Logged = suite('Sandbox faults in the log')
+
+Logged('a request whose connection a fault reset is logged with the fault and no status', async () => {
+  const log = capturedLogger()
+  const api = await startApi({ ...withSandboxFaults(), logger: log.logger })
+  try {
+    await rawCreate(api, { prefer: 'fault=reset' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  } finally {
+    await api.close()
+  }
+  const [line] = log.lines().filter((entry) => entry.msg === 'request')
+  assert.equal({ status: line?.status, fault: line?.fault, forced: line?.forced }, { status: null, fault: 'reset', forced: true })
+})
+
+Logged.run()
 
 const FaultsOnly = apiSuite('PETSTORE_FAULTS=on without sandboxes', { faults: true })
 
