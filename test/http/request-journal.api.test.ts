@@ -87,6 +87,21 @@ Journal('a body is kept as text, at most 4 KiB of it', async ({ api }) => {
 
 Journal.run()
 
+const NoFaults = apiSuite('With sandboxes and without faults', () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes) }))
+
+NoFaults('the journal is kept, and the fault script routes answer 404 like any unknown path', async ({ api }) => {
+  await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=503' } })
+  assert.equal(
+    (await journalOf(api)).map((entry) => [entry.status, entry.fault]),
+    [[200, null]],
+  )
+  for (const method of ['PUT', 'GET', 'DELETE']) {
+    assertError(await api.request(method, '/v1/sandbox/faults', method === 'PUT' ? { body: [] } : {}), 404, 'route_not_found')
+  }
+})
+
+NoFaults.run()
+
 const Off = apiSuite('Without sandboxes')
 
 Off('the journal routes and the inspector page answer 404 like any unknown path', async ({ api }) => {
