@@ -51,7 +51,10 @@ export const memoryIdempotencyStore = ({
     sweep(time)
     const record = records.get(scope)
     if (record?.pet !== undefined) return { kind: 'completed', fingerprint: record.fingerprint, pet: record.pet }
-    if (record !== undefined && record.leaseEndsAt > time) return { kind: 'in_progress', fingerprint: record.fingerprint }
+    // Another body never takes over a lapsed claim: the pet its create id may have stored is the first body's.
+    if (record !== undefined && (record.leaseEndsAt > time || record.fingerprint !== fingerprint)) {
+      return { kind: 'in_progress', fingerprint: record.fingerprint }
+    }
     const token = randomUUID()
     const createId = record?.createId ?? randomUUID()
     write(scope, { token, fingerprint, createId, leaseEndsAt: time + leaseMs, expiresAt: time + recordTtlMs })

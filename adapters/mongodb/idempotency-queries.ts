@@ -29,15 +29,28 @@ const isMissing = (field: string) => ({ $eq: [{ $type: field }, 'missing'] })
 
 /**
  * A claim in progress, within its lifetime, whose lease lapsed: its insert may have stored a pet
- * under its create id. (A record written before leases had their own field has none: lapsed.)
+ * under its create id. A record written before leases had a field of their own held its lease in
+ * `expiresAt`, so it is never lapsed, only past its lifetime once its lease ended.
  */
 const isLapsed = (offsetMs: number) => ({
-  $and: [isMissing('$pet'), { $gt: ['$expiresAt', serverTime(offsetMs)] }, { $lte: ['$leaseEndsAt', serverTime(offsetMs)] }],
+  $and: [
+    isMissing('$pet'),
+    { $gt: ['$expiresAt', serverTime(offsetMs)] },
+    { $lte: [{ $ifNull: ['$leaseEndsAt', '$expiresAt'] }, serverTime(offsetMs)] },
+  ],
 })
 
-/** The record's holder, if any, has had its time: nobody holds it, its lifetime passed, or its lease lapsed. */
-const isFree = (offsetMs: number) => ({
-  $or: [isMissing('$expiresAt'), { $lte: ['$expiresAt', serverTime(offsetMs)] }, isLapsed(offsetMs)],
+/**
+ * The record's holder, if any, has had its time: nobody holds it, its lifetime passed, or its lease
+ * lapsed and the claim is for the same body. Another body never takes over a lapsed claim: the pet
+ * its create id may have stored is the first body's, so the key answers a mismatch.
+ */
+const isFree = (offsetMs: number, fingerprint: string) => ({
+  $or: [
+    isMissing('$expiresAt'),
+    { $lte: ['$expiresAt', serverTime(offsetMs)] },
+    { $and: [isLapsed(offsetMs), { $eq: ['$fingerprint', { $literal: fingerprint }] }] },
+  ],
 })
 
 export const byScope = (scope: string): { readonly _id: string } => ({ _id: scope })
@@ -52,13 +65,13 @@ export interface ClaimTimes {
  * Claims `scope` for `token` in one atomic update, upserted: when the record is missing or its time
  * is up (a lease that lapsed, a record past its lifetime), it becomes a fresh claim that holds until
  * `leaseMs` after now and is kept for a record lifetime; otherwise it is left exactly as it is. A
- * claim that takes over a lapsed lease keeps its create id (a record written before create ids
- * existed gets `createId`); any other fresh claim gets `createId`. Whoever reads the record back
+ * claim that takes over a lapsed lease (with the same body) keeps its create id; any other fresh
+ * claim gets `createId`. Whoever reads the record back
  * with its own token claimed it; anyone else reads what holds the scope. All the fields are decided
  * from the record as it was before the update (one `$set` stage), so they agree.
  */
 export const claimUpdate = (token: string, fingerprint: string, createId: string, { leaseMs, recordTtlMs, offsetMs }: ClaimTimes) => {
-  const free = isFree(offsetMs)
+  const free = isFree(offsetMs, fingerprint)
   const newId = { $literal: createId }
   return [
     {

@@ -38,9 +38,10 @@ export type IdempotencyClaim =
  * - a completed record answers `completed` with its pet until it expires (the adapter's record
  *   lifetime, 24 h by default), then the scope can be claimed afresh;
  * - an `in_progress` claim that is neither completed nor released within the adapter's lease (a
- *   crashed instance, an insert whose outcome is unknown) can be claimed again, so a key is never
- *   stuck; the new claim carries the `createId` of the one it took over for the record lifetime,
- *   and a claim of a scope nobody held (or that was released, or whose record expired) a new one;
+ *   crashed instance, an insert whose outcome is unknown) can be claimed again with the same
+ *   fingerprint, so a key is never stuck; the new claim carries the `createId` of the one it took
+ *   over, and a claim of a scope nobody held (or that was released, or whose record expired) a new
+ *   one. Another fingerprint gets `in_progress` with the first one's until the record expires;
  * - release forgets a claim still in progress, so that a create that failed can be retried with the
  *   same key; complete and release act only for the holder of the claim's token, so a request that
  *   outlived its lease can neither overwrite nor free the claim another request took over;

@@ -57,9 +57,17 @@ Queries('a claim leaves a live claim and a live completed record exactly as they
 
 Queries('a claim that takes over a lapsed lease keeps the create id of the claim it took over', () => {
   assert.equal(claim(inProgress('t1', 'f1', 0), 't2', 'f1', at(LEASE_MS)), { ...inProgress('t2', 'f1', LEASE_MS), createId: 'id-t1' })
-  // A claim in progress written before create ids existed gets a new one.
-  const older: Record<string, unknown> = { ...inProgress('t1', 'f1', 0) }
-  delete older.createId
+})
+
+Queries('a claim with another body leaves a lapsed claim as it is', () => {
+  const lapsed = inProgress('t1', 'f1', 0)
+  assert.equal(claim(lapsed, 't2', 'f2', at(LEASE_MS)), lapsed)
+})
+
+Queries('a claim in progress written before leases had their own field holds until its lease, then gets a new create id', () => {
+  // Then `expiresAt` was the lease's end, and there was no create id.
+  const older = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
+  assert.equal(claim(older, 't2', 'f1', at(LEASE_MS - 1)), older)
   assert.equal(claim(older, 't2', 'f1', at(LEASE_MS)), inProgress('t2', 'f1', LEASE_MS))
 })
 

@@ -66,6 +66,28 @@ CreateIdempotently(
   },
 )
 
+CreateIdempotently('after an unknown outcome, another body with the key is a mismatch, never the first body’s pet', async () => {
+  let now = 0
+  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+  const repository = memoryPetRepository()
+  const lost = {
+    ...repository,
+    insert: (...args: Parameters<typeof repository.insert>) =>
+      pipe(
+        repository.insert(...args),
+        TE.flatMap(() => TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer', outcomeUnknown: true } as const)),
+      ),
+  }
+  await createPetIdempotently({ pets: lost, idempotency })(request(aNewPet({ name: 'Alpha' })))()
+  now += LEASE_MS
+  const other = { ...request(aNewPet({ name: 'Beta' })), fingerprint: 'f2' }
+  assert.equal(await createPetIdempotently({ pets: repository, idempotency })(other)(), E.left({ _tag: 'IdempotencyKeyMismatch' }))
+  const retry = await createPetIdempotently({ pets: repository, idempotency })(request(aNewPet({ name: 'Alpha' })))()
+  assert.ok(E.isRight(retry) && retry.right.name === 'Alpha', JSON.stringify(retry))
+  const stored = await repository.list({ limit: 10 })()
+  assert.ok(E.isRight(stored) && stored.right.length === 1, JSON.stringify(stored))
+})
+
 CreateIdempotently('a create whose completion failed answers, after the lease, the pet it stored, never a second', async () => {
   let now = 0
   const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })

@@ -99,12 +99,21 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
   })
 
-  contract('lets a claim whose lease ran out be taken over', async (context) => {
+  contract('lets a claim whose lease ran out be taken over by the same body', async (context) => {
     const store = storeOf(context)
     await run(store.claim('client:key-1', 'f1'))
     context.clock.now += LEASE_MS - MARGIN_MS
-    assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'in_progress')
+    assert.is((await run(store.claim('client:key-1', 'f1'))).kind, 'in_progress')
     context.clock.now += 2 * MARGIN_MS
+    assert.is((await run(store.claim('client:key-1', 'f1'))).kind, 'claimed')
+  })
+
+  contract('never lets another body take over a lapsed claim, until the record expires', async (context) => {
+    const store = storeOf(context)
+    await run(store.claim('client:key-1', 'f1'))
+    context.clock.now += LEASE_MS + MARGIN_MS
+    assert.equal(await run(store.claim('client:key-1', 'f2')), { kind: 'in_progress', fingerprint: 'f1' })
+    context.clock.now += TTL_MS
     assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
   })
 
