@@ -75,7 +75,8 @@ const allowedOf = (header: string): string[] => {
  */
 const routerAnswers: Middleware = async (ctx, next) => {
   await next()
-  if (ctx.body !== undefined && ctx.body !== null && ctx.body !== '') return
+  // Answered already (a body), or never to be (a fault broke the connection).
+  if ((ctx.body !== undefined && ctx.body !== null && ctx.body !== '') || ctx.respond === false) return
   const allow = ctx.response.get('Allow')
   if (ctx.status === 405) return sendFailure(ctx, methodNotAllowed(ctx.method, allowedOf(allow)))
   if (ctx.method === 'OPTIONS' && allow !== '') {

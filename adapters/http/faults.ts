@@ -124,8 +124,10 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): ((operation: 
     const fault = asked.fault ?? rule?.fault
     const delayMs = asked.delayMs ?? rule?.delay
     const retryAfterSeconds = asked.retryAfterSeconds ?? rule?.retryAfter
+    // A keyed create in a sandbox waits between its claim and its insert: a retry meanwhile meets the claim.
     const afterClaim = sandboxes && operation === 'createPet' && ctx.get('Idempotency-Key') !== '' && fault === undefined
-    const delayed = delayMs !== undefined && (afterClaim || (await wait(delayMs)))
+    let delayed = false
+    if (delayMs !== undefined && !afterClaim) delayed = await wait(delayMs)
     const applied = [
       ...(delayed && asked.delayMs !== undefined ? [`delay=${delayMs}`] : []),
       ...(asked.fault === undefined ? [] : [`fault=${asked.fault}`]),
@@ -134,13 +136,24 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): ((operation: 
         : []),
     ]
     if (applied.length > 0) ctx.set('Preference-Applied', applied.join(', '))
-    if (fault !== undefined) ctx.state.fault = fault
     if (fault !== undefined && !isNetworkFault(fault)) {
+      ctx.state.fault = fault
       return sendFailure(ctx, forcedFailure(Number(fault) as ForcedStatus, by, retryAfterSeconds))
     }
-    if (fault === 'reset') return resetConnection(ctx)
-    if (afterClaim && delayMs !== undefined) await withInsertDelay(() => wait(delayMs), next)
-    else await next()
+    if (fault === 'reset') {
+      ctx.state.fault = fault
+      return resetConnection(ctx)
+    }
+    if (afterClaim && delayMs !== undefined) {
+      // Listed only once it ran: a create refused before its insert (a bad body, a key in use) waited for nothing.
+      const delayBeforeInsert = async (): Promise<void> => {
+        if ((await wait(delayMs)) && asked.delayMs !== undefined) ctx.set('Preference-Applied', `delay=${delayMs}`)
+      }
+      await withInsertDelay(delayBeforeInsert, next)
+    } else {
+      await next()
+    }
+    if (fault === 'reset-after' || fault === 'truncated') ctx.state.fault = fault
     if (fault === 'reset-after') resetConnection(ctx)
     if (fault === 'truncated') sendTruncated(ctx)
   }

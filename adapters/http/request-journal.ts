@@ -65,9 +65,9 @@ const requestHeaders = (ctx: Context): Record<string, string> =>
     ]),
   )
 
-const responseHeaders = (ctx: Context): Record<string, string> =>
+const sentHeaders = (ctx: Context): Record<string, string> =>
   Object.fromEntries(
-    Object.entries(ctx.response.headers).map(([name, value]) => [
+    Object.entries(ctx.res.getHeaders()).map(([name, value]) => [
       name.toLowerCase(),
       Array.isArray(value) ? value.join(', ') : String(value),
     ]),
@@ -75,31 +75,34 @@ const responseHeaders = (ctx: Context): Record<string, string> =>
 
 /**
  * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal,
- * once it is answered: what the client sent, what it was answered, and the fault applied. A request
- * whose connection a fault reset has no status and no answer.
+ * once its answer is sent or its connection closed: what the client sent, what it was answered (as
+ * sent, after every middleware, an unexpected failure's 500 included), and the fault applied. A
+ * request whose connection was reset before an answer has no status and no answer.
  */
 export const journalRequests =
   (journal: RequestJournal): Middleware<FaultState> =>
   async (ctx, next) => {
     const started = Date.now()
     const startedAt = performance.now()
-    try {
-      await next()
-    } finally {
+    let recorded = false
+    const record = (): void => {
       const sandbox = ctx.state.client?.scope
-      if (sandbox !== undefined && !ctx.path.startsWith(SANDBOX_PATH_PREFIX)) {
-        const answered = ctx.respond !== false || ctx.state.fault === 'truncated'
-        journal.record(sandbox, {
-          id: ctx.response.get('X-Request-Id'),
-          time: new Date(started).toISOString(),
-          method: ctx.method,
-          path: ctx.url,
-          status: answered ? ctx.status : null,
-          durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
-          fault: ctx.state.fault ?? null,
-          request: { headers: requestHeaders(ctx), body: bodyText(ctx.request.rawBody) },
-          response: answered ? { headers: responseHeaders(ctx), body: bodyText(ctx.body) } : { headers: {}, body: null },
-        })
-      }
+      if (recorded || sandbox === undefined || ctx.path.startsWith(SANDBOX_PATH_PREFIX)) return
+      recorded = true
+      const answered = ctx.res.headersSent
+      journal.record(sandbox, {
+        id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
+        time: new Date(started).toISOString(),
+        method: ctx.method,
+        path: ctx.url,
+        status: answered ? ctx.res.statusCode : null,
+        durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+        fault: ctx.state.fault ?? null,
+        request: { headers: requestHeaders(ctx), body: bodyText(ctx.request.rawBody) },
+        response: answered ? { headers: sentHeaders(ctx), body: bodyText(ctx.body) } : { headers: {}, body: null },
+      })
     }
+    ctx.res.once('finish', record)
+    ctx.res.once('close', record)
+    await next()
   }

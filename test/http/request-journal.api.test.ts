@@ -1,4 +1,6 @@
 import { request as httpRequest } from 'node:http'
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/http/request-journal.js'
@@ -86,6 +88,37 @@ Journal('a body is kept as text, at most 4 KiB of it', async ({ api }) => {
 })
 
 Journal.run()
+
+/** Sandboxes whose listing fails with an exception, as a bug would: the edge answers 500. */
+const buggySandboxes = () => {
+  const space = memoryStore().sandboxes
+  if (space === undefined) throw new Error('the memory store has sandboxes')
+  return perKeySandboxes({
+    ...space,
+    open: (sandbox) =>
+      pipe(
+        space.open(sandbox),
+        TE.map((ports) => ({
+          ...ports,
+          pets: {
+            ...ports.pets,
+            list: () => () => Promise.reject(new Error('a bug')),
+          },
+        })),
+      ),
+  })
+}
+
+const Failing = apiSuite('The request journal when the service fails unexpectedly', () => ({ sandboxes: buggySandboxes() }))
+
+Failing('an unexpected failure is kept as the 500 that was sent', async ({ api }) => {
+  assertError(await api.request('GET', '/v1/pets'), 500, 'internal_error')
+  const [entry] = await journalOf(api)
+  assert.is(entry?.status, 500)
+  assert.match(entry?.response.body ?? '', '"code":"internal_error"')
+})
+
+Failing.run()
 
 const NoFaults = apiSuite('With sandboxes and without faults', () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes) }))
 

@@ -156,6 +156,18 @@ Script('delay on a create with an Idempotency-Key runs after the key is claimed:
   assert.is(await petCount(api), 1)
 })
 
+Script('a delay on a keyed create is listed in Preference-Applied only when it ran', async ({ api }) => {
+  const created = await create(api, { prefer: 'delay=50', 'idempotency-key': 'slow-2' })
+  assert.is(created.status, 201)
+  assert.is(created.headers.get('preference-applied'), 'delay=50')
+  const refused = await api.request('POST', '/v1/pets', {
+    body: { name: '' },
+    headers: { prefer: 'delay=50', 'idempotency-key': 'slow-3' },
+  })
+  assertError(refused, 400, 'invalid_body')
+  assert.is(refused.headers.get('preference-applied'), null)
+})
+
 Script.run()
 
 const Logged = suite('Sandbox faults in the log')
@@ -170,7 +182,10 @@ Logged('a request whose connection a fault reset is logged with the fault and no
     await api.close()
   }
   const [line] = log.lines().filter((entry) => entry.msg === 'request')
-  assert.equal({ status: line?.status, fault: line?.fault, forced: line?.forced }, { status: null, fault: 'reset', forced: true })
+  assert.equal(
+    { status: line?.status, fault: line?.fault, forced: line?.forced, failure: line?.failure },
+    { status: null, fault: 'reset', forced: true, failure: undefined },
+  )
 })
 
 Logged.run()
