@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http'
 import Router from '@koa/router'
-import Koa, { type Middleware } from 'koa'
+import Koa, { type Context, type Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { Authenticator } from '../../src/domain/authenticator.js'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
@@ -24,7 +24,7 @@ import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.j
 import { rateLimit } from './rate-limit.js'
 import { registerPetRoutes } from './routes.js'
 import type { Sandboxes } from '../../src/ports/sandboxes.js'
-import { chooseSandbox, registerSandboxRoutes } from './sandboxes.js'
+import { chooseSandbox, registerSandboxRoutes, SANDBOX_REQUESTS_PATH } from './sandboxes.js'
 
 export interface AppOptions {
   /** The use cases every key shares, unless `sandboxes` gives each key its own. */
@@ -130,7 +130,9 @@ export const buildApp = (options: AppOptions): Koa => {
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
   if (journal !== undefined) app.use(journalRequests(journal))
-  if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger }))
+  // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
+  const journalRead = (ctx: Context): boolean => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH
+  if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: journalRead }))
   if (options.sandboxes !== undefined) app.use(chooseSandbox(options.sandboxes))
   app.use(routerAnswers)
   app.use(router.routes())

@@ -95,7 +95,8 @@ export const edge =
       if (fault === 'reset' || fault === 'reset-after') line.status = null
     }
     // A connection a fault reset sent no status: it is in the log, not among the answers counted.
-    if (line.status !== null) metrics?.observe(ctx.method, route ?? 'unmatched', status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
+    if (line.status !== null)
+      metrics?.observe(ctx.method, route ?? 'unmatched', status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
     // A store failure that no retry fixes is logged as an error, with what the operator must fix.
     if (failure?._tag === 'StoreFailed') logger.error(line, 'request')
     else logger.info(line, 'request')

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either'
-import type { Middleware } from 'koa'
+import type { Context, Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import type { AuthState } from './auth.js'
@@ -17,6 +17,8 @@ export interface RateLimitOptions {
   readonly counter: RateLimitCounter
   /** Where a count that could not be made is reported. */
   readonly logger: Logger
+  /** Requests that are neither counted nor limited; none when omitted. */
+  readonly uncounted?: (ctx: Context) => boolean
 }
 
 /**
@@ -32,12 +34,12 @@ export interface RateLimitOptions {
  * fairness between clients, not protection, and refusing every request because counting failed
  * would turn a counter outage into a full one.
  */
-export const rateLimit = ({ limit, counter, logger }: RateLimitOptions): Middleware<AuthState> => {
+export const rateLimit = ({ limit, counter, logger, uncounted = () => false }: RateLimitOptions): Middleware<AuthState> => {
   const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000
   const policy = rateLimitPolicyField(limit, RATE_LIMIT_WINDOW_SECONDS)
   return async (ctx, next) => {
     const client = ctx.state.client
-    if (client === undefined) {
+    if (client === undefined || uncounted(ctx)) {
       await next()
       return
     }

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
+import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/http/request-journal.js'
 import { perKeySandboxes } from '../../src/main/sandboxes.js'
@@ -119,6 +120,20 @@ Failing('an unexpected failure is kept as the 500 that was sent', async ({ api }
 })
 
 Failing.run()
+
+const Limited = apiSuite('The request journal with a rate limit of 2 a minute', () => ({
+  sandboxes: perKeySandboxes(memoryStore().sandboxes),
+  rateLimit: { limit: 2, counter: memoryRateLimitCounter() },
+}))
+
+Limited('reading the journal is never counted: an open inspector spends none of the key’s quota', async ({ api }) => {
+  for (let index = 0; index < 5; index += 1) await journalOf(api)
+  assert.equal([(await api.request('GET', '/v1/pets')).status, (await api.request('GET', '/v1/pets')).status], [200, 200])
+  assertError(await api.request('GET', '/v1/pets'), 429, 'rate_limited')
+  assert.is((await journalOf(api)).length, 3)
+})
+
+Limited.run()
 
 const NoFaults = apiSuite('With sandboxes and without faults', () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes) }))
 
