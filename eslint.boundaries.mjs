@@ -32,7 +32,7 @@ export default [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:domain|ports)/)', message: ADAPTER_MESSAGE }] },
+        { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:domain|ports)/(?!.*\\.\\./))', message: ADAPTER_MESSAGE }] },
       ],
     },
   },

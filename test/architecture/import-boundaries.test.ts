@@ -61,7 +61,12 @@ Boundaries('allows the domain fp-ts, io-ts and its own modules', async () => {
 })
 
 Boundaries('forbids an adapter to import another adapter or the composition root', async () => {
-  for (const source of ['../memory/memory-pet-repository.js', '../../src/main/main.js', '../../src/main/config.js']) {
+  for (const source of [
+    '../memory/memory-pet-repository.js',
+    '../../src/main/main.js',
+    '../../src/main/config.js',
+    '../../src/domain/../main/config.js',
+  ]) {
     assert.is((await violations(`import '${source}'\n`, 'adapters/http/planted.ts')).length, 1, source)
   }
   const allowed =

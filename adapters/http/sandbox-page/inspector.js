@@ -6,7 +6,8 @@ const KEY_ITEM = 'petstore-sandbox-key'
 const REFRESH_MS = 1000
 const $ = (id) => document.getElementById(id)
 
-let openId = null
+/** The entry shown in full, by its request id and time (a client may send one X-Request-Id twice). */
+let openKey = null
 let entries = []
 
 const key = () => sessionStorage.getItem(KEY_ITEM) ?? ''
@@ -30,8 +31,10 @@ const cell = (text) => {
   return td
 }
 
+const keyOf = (entry) => `${entry.id} ${entry.time}`
+
 const showEntry = () => {
-  const entry = entries.find((candidate) => candidate.id === openId)
+  const entry = entries.find((candidate) => keyOf(candidate) === openKey)
   $('entry').hidden = entry === undefined
   $('entry').textContent = entry === undefined ? '' : JSON.stringify(entry, null, 2)
 }
@@ -39,11 +42,10 @@ const showEntry = () => {
 const render = () => {
   const rows = entries.map((entry) => {
     const row = document.createElement('tr')
-    row.dataset.id = entry.id
-    row.classList.toggle('open', entry.id === openId)
+    row.classList.toggle('open', keyOf(entry) === openKey)
     row.append(cell(entry.time), cell(entry.method), cell(entry.path), cell(entry.status ?? '—'), cell(entry.fault ?? ''))
     row.addEventListener('click', () => {
-      openId = openId === entry.id ? null : entry.id
+      openKey = openKey === keyOf(entry) ? null : keyOf(entry)
       render()
     })
     return row
@@ -69,6 +71,15 @@ const showAnswer = (answer) => {
   $('script-answer').textContent = `${answer.status}\n${answer.json === null ? '' : JSON.stringify(answer.json, null, 2)}`
 }
 
+/** A button's work, with any failure (no answer, an answer that is not JSON) shown instead of lost. */
+const onClick = (id, work) =>
+  $(id).addEventListener('click', () =>
+    work().catch((error) => {
+      $('action').textContent = `That did not work: ${error.message}`
+      $('action').classList.add('failed')
+    }),
+  )
+
 $('key-form').addEventListener('submit', (event) => {
   event.preventDefault()
   sessionStorage.setItem(KEY_ITEM, $('key').value.trim())
@@ -77,19 +88,19 @@ $('key-form').addEventListener('submit', (event) => {
   render()
   void refresh()
 })
-$('reset').addEventListener('click', async () => {
+onClick('reset', async () => {
   const answer = await call('POST', '/v1/sandbox/reset')
   $('action').textContent = answer.status === 204 ? 'The sandbox is back to its seed.' : `The reset answered ${answer.status}.`
   $('action').classList.toggle('failed', answer.status !== 204)
   await refresh()
 })
-$('clear-journal').addEventListener('click', async () => {
+onClick('clear-journal', async () => {
   await call('DELETE', '/v1/sandbox/requests')
   await refresh()
 })
-$('set-script').addEventListener('click', async () => showAnswer(await call('PUT', '/v1/sandbox/faults', $('script').value)))
-$('show-script').addEventListener('click', async () => showAnswer(await call('GET', '/v1/sandbox/faults')))
-$('clear-script').addEventListener('click', async () => showAnswer(await call('DELETE', '/v1/sandbox/faults')))
+onClick('set-script', async () => showAnswer(await call('PUT', '/v1/sandbox/faults', $('script').value)))
+onClick('show-script', async () => showAnswer(await call('GET', '/v1/sandbox/faults')))
+onClick('clear-script', async () => showAnswer(await call('DELETE', '/v1/sandbox/faults')))
 
 setInterval(() => void refresh(), REFRESH_MS)
 void refresh()
