@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { OTHER_KEY, send, TEST_KEY } from '../support/start-api.js'
-import { spawnService, waitForUrl } from '../support/spawn-service.js'
+import { spawnService, START_SCRIPT, waitForUrl } from '../support/spawn-service.js'
 
 const Main = suite('npm start (src/main/main.ts)')
 
@@ -18,6 +18,15 @@ Main('When no keys are configured outside production, then it prints a generated
   assert.not.match(service.stdout(), key)
   service.child.kill('SIGTERM')
   assert.is(await service.exited, 0)
+})
+
+Main('npm start’s script, with the build current, runs the service and stops cleanly on SIGTERM', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY }, START_SCRIPT)
+  const url = await waitForUrl(service)
+  assert.is((await send(url, 'GET', '/v1/pets')).status, 200)
+  service.child.kill('SIGTERM')
+  assert.is(await service.exited, 0)
+  assert.is(service.stderr(), '')
 })
 
 Main('When keys are configured, then it serves them and never prints them', async () => {

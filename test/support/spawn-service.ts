@@ -3,6 +3,8 @@ import { once } from 'node:events'
 import { resolve } from 'node:path'
 
 const MAIN = resolve(__dirname, '../../src/main/cli.js')
+/** What `npm start` runs: compile when a source changed, then the service in the same process. */
+export const START_SCRIPT = resolve(__dirname, '../../../scripts/start.mjs')
 const START_TIMEOUT_MS = 10_000
 
 export interface ServiceProcess {
@@ -14,9 +16,9 @@ export interface ServiceProcess {
   readonly exited: Promise<number | null>
 }
 
-/** Runs the composed service (`node dist/src/main/cli.js`) as `npm start` does, with the given environment. */
-export const spawnService = (env: Record<string, string>): ServiceProcess => {
-  const child = spawn(process.execPath, [MAIN], {
+/** Runs the composed service (`node dist/src/main/cli.js`, or another entry) with the given environment. */
+export const spawnService = (env: Record<string, string>, entry: string = MAIN): ServiceProcess => {
+  const child = spawn(process.execPath, [entry], {
     env: { PATH: process.env.PATH ?? '', NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
