@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import { createPetIdempotently, type IdempotentCreateRequest } from '../../src/domain/create-pet-idempotently.js'
+import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { aNewPet } from '../support/pet-builder.js'
 
 const LEASE_MS = 1000
@@ -36,23 +37,25 @@ CreateIdempotently('a create that outlived its lease while another request took 
   assert.equal(await idempotency.claim('client:key-0001', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
 })
 
+/** A repository that stores the pet and then loses the answer: the insert fails with its outcome unknown. */
+const answerLost = (repository: PetRepository): PetRepository => ({
+  ...repository,
+  insert: (...args) =>
+    pipe(
+      repository.insert(...args),
+      TE.flatMap(() =>
+        TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer within 4000 ms', outcomeUnknown: true } as const),
+      ),
+    ),
+})
+
 CreateIdempotently(
   'an insert whose outcome is unknown keeps the key, and the retry after the lease answers the pet it stored, never a second',
   async () => {
     let now = 0
     const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
     const repository = memoryPetRepository()
-    // The pet is stored, but its answer is lost: the insert fails with its outcome unknown.
-    const lost = {
-      ...repository,
-      insert: (...args: Parameters<typeof repository.insert>) =>
-        pipe(
-          repository.insert(...args),
-          TE.flatMap(() =>
-            TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer within 4000 ms', outcomeUnknown: true } as const),
-          ),
-        ),
-    }
+    const lost = answerLost(repository)
     const failed = await createPetIdempotently({ pets: lost, idempotency })(request())()
     assert.ok(E.isLeft(failed) && failed.left._tag === 'StoreUnavailable', JSON.stringify(failed))
     assert.match(E.isLeft(failed) ? failed.left.detail : '', 'the pet may have been stored')
@@ -70,14 +73,7 @@ CreateIdempotently('after an unknown outcome, another body with the key is a mis
   let now = 0
   const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
   const repository = memoryPetRepository()
-  const lost = {
-    ...repository,
-    insert: (...args: Parameters<typeof repository.insert>) =>
-      pipe(
-        repository.insert(...args),
-        TE.flatMap(() => TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer', outcomeUnknown: true } as const)),
-      ),
-  }
+  const lost = answerLost(repository)
   await createPetIdempotently({ pets: lost, idempotency })(request(aNewPet({ name: 'Alpha' })))()
   now += LEASE_MS
   const other = { ...request(aNewPet({ name: 'Beta' })), fingerprint: 'f2' }
