@@ -77,9 +77,10 @@ const routerAnswers: Middleware = async (ctx, next) => {
   await next()
   // Answered already (a body), or never to be (a fault broke the connection).
   if ((ctx.body !== undefined && ctx.body !== null && ctx.body !== '') || ctx.respond === false) return
-  const allow = ctx.response.get('Allow')
+  // Koa 3 reads an unset response header as undefined, whatever its types say: none set is none allowed.
+  const allow = ctx.response.get('Allow') ?? ''
   if (ctx.status === 405) return sendFailure(ctx, methodNotAllowed(ctx.method, allowedOf(allow)))
-  if (ctx.method === 'OPTIONS' && allow !== '') {
+  if (ctx.method === 'OPTIONS' && allowedOf(allow).length > 0) {
     ctx.set('Allow', allowedOf(allow).join(', '))
     ctx.status = 204
     return

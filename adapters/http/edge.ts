@@ -85,7 +85,8 @@ export const edge =
       if (failure._tag === 'ForcedFailure') line.forced = true
       if (failure._tag === 'StoreUnavailable' || failure._tag === 'StoreFailed') line.detail = failure.detail
     }
-    const preferenceApplied = ctx.response.get('Preference-Applied')
+    // Koa 3 reads an unset response header as undefined.
+    const preferenceApplied = ctx.response.get('Preference-Applied') ?? ''
     if (preferenceApplied !== '') line.preferenceApplied = preferenceApplied
     // A fault of a sandbox's script or Prefer: which one; a connection reset sent no status at all.
     const fault = (ctx.state as FaultState).fault

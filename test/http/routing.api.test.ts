@@ -2,6 +2,9 @@ import * as E from 'fp-ts/Either'
 import * as assert from 'uvu/assert'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
+import { capturedLogger } from '../support/captured-logger.js'
+import { parseRawResponse, rawExchange } from '../support/raw-http.js'
+import { startApi } from '../support/start-api.js'
 
 const Routing = apiSuite('Routing, methods and common headers')
 
@@ -35,6 +38,31 @@ Routing('When OPTIONS is sent with a key, then 204 with Allow', async ({ api }) 
   assert.is(response.status, 204)
   assert.is(response.headers.get('allow'), 'GET, HEAD, POST')
   assert.is(response.text, '')
+})
+
+Routing('When OPTIONS is sent to a path no route has, then 404 route_not_found, logged as a request and never as an error', async () => {
+  const { logger, lines } = capturedLogger()
+  const api = await startApi({ logger })
+  try {
+    assertError(await api.request('OPTIONS', '/nope', { key: false }), 404, 'route_not_found')
+    assertError(await api.request('OPTIONS', '/v1/store/orders'), 404, 'route_not_found')
+    // The asterisk form (RFC 9112 §3.2.4) names no resource of this service either.
+    const asterisk = parseRawResponse((await rawExchange(api.baseUrl, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text)
+    assert.is(asterisk.status, 404)
+    assert.is((asterisk.body as { code: string }).code, 'route_not_found')
+  } finally {
+    await api.close()
+  }
+  const requests = lines().filter((line) => line.msg === 'request')
+  assert.equal(
+    requests.map((line) => [line.status, line.failure, line.level]),
+    [
+      [404, 'RouteNotFound', 30],
+      [404, 'RouteNotFound', 30],
+      [404, 'RouteNotFound', 30],
+    ],
+  )
+  assert.is(lines().filter((line) => Number(line.level) >= 50).length, 0)
 })
 
 Routing('When HEAD is sent to the list, then it answers like GET without a body', async ({ api }) => {
