@@ -37,7 +37,8 @@ const bodyLeftUnread = (request: IncomingMessage): boolean => request.readableDi
  * - the headers every response carries; API answers are never stored by caches;
  * - the one exit for anything thrown: logged, and answered as a 500 that says nothing of it;
  * - `Connection: close` on an answer given when the request's body was left half-read (a 413, a
- *   corrupt gzip body: the connection could carry no further request), and on every answer once
+ *   corrupt gzip body: the connection could carry no further request) or refused unread for its
+ *   size (a 413 by Content-Length: draining it would read what the limit refuses), and on every answer once
  *   shutdown has begun, so that clients stop sending on connections that are about to close;
  * - one JSON log line when the response is decided: method, path (without the query, bounded), route
  *   pattern, status, duration, request id, the caller's key id and, for failures, their tag, for a
@@ -63,7 +64,9 @@ export const edge =
       logger.error({ err: error, requestId, method: ctx.method, path: loggedPath(path) }, 'unexpected failure while answering a request')
       sendFailure(ctx, internalError)
     }
-    if (bodyLeftUnread(ctx.req) || shutdown?.aborted === true) ctx.set('Connection', 'close')
+    // A body refused for its size is not read (nor drained, as Node would drain a body nobody read).
+    const refusedBody = ctx.state.failure?._tag === 'PayloadTooLarge' && !ctx.req.complete
+    if (refusedBody || bodyLeftUnread(ctx.req) || shutdown?.aborted === true) ctx.set('Connection', 'close')
     // The pattern of the route @koa/router matched; undefined when none did.
     const matched = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
     const route = typeof matched === 'string' ? matched : undefined

@@ -92,11 +92,16 @@ const hostFailureOf = (request: IncomingMessage): HttpFailure | undefined => {
 const requestsInFlight = () => {
   const requests = new WeakMap<Duplex, Set<IncomingMessage>>()
   const waiting = new WeakMap<Duplex, () => void>()
+  const answeredEarly = new WeakSet<Duplex>()
   return {
     track: (request: IncomingMessage, response: ServerResponse): void => {
       const socket = request.socket
+      // A new request means the body of the one answered early was received whole.
+      answeredEarly.delete(socket)
       const ofSocket = requests.get(socket) ?? new Set()
       requests.set(socket, ofSocket.add(request))
+      // Answered before its body was all received: Node reads the rest and discards it.
+      response.once('finish', () => void (request.complete || answeredEarly.add(socket)))
       response.once('close', () => {
         ofSocket.delete(request)
         if (ofSocket.size === 0) waiting.get(socket)?.()
@@ -111,6 +116,8 @@ const requestsInFlight = () => {
     },
     /** Whether the connection's failure is being answered already. */
     failing: (socket: Duplex): boolean => waiting.has(socket),
+    /** Whether the connection's last request was answered before its body had all arrived. */
+    answeredEarly: (socket: Duplex): boolean => answeredEarly.has(socket),
   }
 }
 
@@ -123,7 +130,9 @@ const requestsInFlight = () => {
  *   not refuse at all;
  * - an `Expect` other than `100-continue` (417 expectation_failed), which Node would answer bare;
  * - CONNECT (405 method_not_allowed: this is no proxy), whose connection Node would close unanswered.
- * Each closes the connection. A client that half-closes its connection after sending a request
+ * Each closes the connection. A request answered before its body had all arrived gets no second
+ * answer: Node reads the rest of the body and discards it, and a timeout or a parse failure of that
+ * rest just closes the connection. A client that half-closes its connection after sending a request
  * (a compressed body, inflated asynchronously, is still being read then) gets its answer before
  * the connection closes: Node would otherwise abort the request and close at once.
  */
@@ -183,7 +192,9 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
     // Node's parser reports each later read of a failed connection again: it is answered once.
     if (inFlight.failing(socket)) return
     // A connection reset by the client, or a response already started: nothing can be said any more.
-    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy()
+    // Nor after an answer given before its request's body had all arrived (a 401, a 415): the rest
+    // of that body timing out or breaking the parser must not be answered a second time.
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight.answeredEarly(socket)) return void socket.destroy()
     const failure = failureOf(error)
     const sendFailure = (): void => {
       if (!socket.writable) return

@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { rawExchange } from '../support/raw-http.js'
+import { DEFAULT_SERVER_LIMITS } from '../../adapters/http/http-server.js'
 import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
 interface Context {
@@ -100,5 +101,44 @@ Connections('When an answer follows a body read to its end, then the connection 
   const { text } = await rawExchange(api.baseUrl, `${paddedCreate(1000)}${create}${last}`)
   assert.equal(statuses(text), [201, 415, 200])
 })
+
+/** A create whose head announces `length` bytes of body, followed by `sent` of them, with the given key. */
+const createArriving = (key: string, length: number, sent: string): string =>
+  `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+  `Content-Length: ${length}\r\n\r\n${sent}`
+
+Connections(
+  'When a request is answered before its body has all arrived, then that answer is its only one, even when the rest never comes',
+  async () => {
+    // A request timeout short enough to pass while the test waits for the connection to end.
+    const api = await startApi({
+      limits: { ...DEFAULT_SERVER_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 300, connectionsCheckingIntervalMs: 50 },
+    })
+    try {
+      const { text } = await rawExchange(api.baseUrl, createArriving('not-a-key', 100, '{"name":'))
+      assert.equal(statuses(text), [401])
+    } finally {
+      await api.close()
+    }
+  },
+)
+
+Connections('When the rest of a body answered early arrives, then the connection carries the next request', async ({ api }) => {
+  const last = `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nConnection: close\r\n\r\n`
+  const { text } = await rawExchange(api.baseUrl, createArriving('not-a-key', BODY.length, BODY.slice(0, 8)), {
+    later: `${BODY.slice(8)}${last}`,
+  })
+  assert.equal(statuses(text), [401, 200])
+  assert.is(await storedPets(api), 0)
+})
+
+Connections(
+  'When a body is refused for its announced size, then the 413 says Connection: close and the connection closes',
+  async ({ api }) => {
+    const { text } = await rawExchange(api.baseUrl, createArriving(TEST_KEY, 2 * 1024 * 1024, '{"name":'))
+    assert.equal(statuses(text), [413])
+    assert.match(text, /\r\nConnection: close\r\n/i)
+  },
+)
 
 Connections.run()
