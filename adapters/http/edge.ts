@@ -5,6 +5,7 @@ import type { Middleware } from 'koa'
 import type { FaultState } from './faults.js'
 import type { Logger } from 'pino'
 import type { AuthState } from './auth.js'
+import { closingAtShutdown } from './closing-at-shutdown.js'
 import { type FailureState, sendFailure } from './error-response.js'
 import { internalError } from './http-failures.js'
 import type { RequestMetrics } from './metrics.js'
@@ -38,8 +39,11 @@ const bodyLeftUnread = (request: IncomingMessage): boolean => request.readableDi
  * - the one exit for anything thrown: logged, and answered as a 500 that says nothing of it;
  * - `Connection: close` on an answer given when the request's body was left half-read (a 413, a
  *   corrupt gzip body: the connection could carry no further request) or refused unread for its
- *   size (a 413 by Content-Length: draining it would read what the limit refuses), and on every answer once
- *   shutdown has begun, so that clients stop sending on connections that are about to close;
+ *   size (a 413 by Content-Length: draining it would read what the limit refuses), and once
+ *   shutdown has begun on the answer of the latest request of each connection, so that its client
+ *   sends nothing more on it and every request carried out before is answered first
+ *   (closing-at-shutdown.ts); a request arriving after that answer is not carried out, and logged
+ *   with `status: null` and `failure: ConnectionClosing`;
  * - one JSON log line when the response is decided: method, path (without the query, bounded), route
  *   pattern, status, duration, request id, the caller's key id and, for failures, their tag, for a
  *   401 why (`reason`: missing, malformed or invalid), and for store failures their detail. At
@@ -48,12 +52,17 @@ const bodyLeftUnread = (request: IncomingMessage): boolean => request.readableDi
  *   With PETSTORE_FAULTS, also the service's own `Preference-Applied`, and `forced` on a forced
  *   failure, so that nobody mistakes it for a real one.
  */
-export const edge =
-  (logger: Logger, metrics?: RequestMetrics, shutdown?: AbortSignal): Middleware<AuthState & FailureState> =>
-  async (ctx, next) => {
+export const edge = (logger: Logger, metrics?: RequestMetrics, shutdown?: AbortSignal): Middleware<AuthState & FailureState> => {
+  const closing = closingAtShutdown(shutdown)
+  return async (ctx, next) => {
     const started = performance.now()
     const incoming = ctx.get('X-Request-Id')
     const requestId = requestIdOf(incoming)
+    if (!closing.begin(ctx.req)) {
+      ctx.respond = false
+      const line = { requestId, method: ctx.method, path: loggedPath(ctx.path), route: null, status: null, keyId: null }
+      return logger.info({ ...line, failure: 'ConnectionClosing' }, 'request')
+    }
     ctx.set('X-Request-Id', requestId)
     ctx.set('X-Content-Type-Options', 'nosniff')
     const path = ctx.path
@@ -66,7 +75,7 @@ export const edge =
     }
     // A body refused for its size is not read (nor drained, as Node would drain a body nobody read).
     const refusedBody = ctx.state.failure?._tag === 'PayloadTooLarge' && !ctx.req.complete
-    if (refusedBody || bodyLeftUnread(ctx.req) || shutdown?.aborted === true) ctx.set('Connection', 'close')
+    if (closing.closes(ctx.req) || refusedBody || bodyLeftUnread(ctx.req)) ctx.set('Connection', 'close')
     // The pattern of the route @koa/router matched; undefined when none did.
     const matched = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
     const route = typeof matched === 'string' ? matched : undefined
@@ -105,3 +114,4 @@ export const edge =
     if (failure?._tag === 'StoreFailed') logger.error(line, 'request')
     else logger.info(line, 'request')
   }
+}
