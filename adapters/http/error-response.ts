@@ -49,6 +49,26 @@ export const KEY_IN_USE_RETRY_AFTER_SECONDS = 1
 /** Seconds a forced 429 asks a client to wait: short, so that a client's retry test runs quickly. */
 export const FORCED_RETRY_AFTER_SECONDS = 1
 
+/** The most problems one message names; it counts the rest, so that its size is bounded whatever the input. */
+export const MAX_NAMED_PROBLEMS = 5
+/** The most characters a message repeats of a name the client chose (a parameter, a field, a path). */
+export const MAX_ECHOED_CHARS = 100
+
+/** A name the client chose, as a message repeats it: at most MAX_ECHOED_CHARS, marked with `…` when cut. */
+export const echoed = (name: string): string => {
+  if (name.length <= MAX_ECHOED_CHARS) return name
+  // Never half of a surrogate pair: the message stays well-formed text.
+  const end = /[\uD800-\uDBFF]/.test(name.charAt(MAX_ECHOED_CHARS - 1)) ? MAX_ECHOED_CHARS - 1 : MAX_ECHOED_CHARS
+  return `${name.slice(0, end)}…`
+}
+
+/** The first MAX_NAMED_PROBLEMS problems, then how many more there were. */
+const listed = (problems: ReadonlyArray<string>): string => {
+  const named = problems.slice(0, MAX_NAMED_PROBLEMS).join('; ')
+  const more = problems.length - MAX_NAMED_PROBLEMS
+  return more > 0 ? `${named}; and ${more} more problem${more === 1 ? '' : 's'}` : named
+}
+
 const response = (status: number, code: ErrorCode, message: string, headers: Readonly<Record<string, string>> = {}): ErrorResponse => ({
   body: { code, message, status },
   headers,
@@ -94,9 +114,9 @@ const forcedResponse = ({ status, by, retryAfterSeconds }: ForcedFailure): Error
 export const toErrorResponse = (failure: Failure): ErrorResponse => {
   switch (failure._tag) {
     case 'InvalidPet':
-      return response(400, 'invalid_body', `invalid pet: ${failure.problems.join('; ')}`)
+      return response(400, 'invalid_body', `invalid pet: ${listed(failure.problems)}`)
     case 'InvalidParameter':
-      return response(400, 'invalid_parameter', failure.problems.join('; '))
+      return response(400, 'invalid_parameter', listed(failure.problems))
     case 'PetNotFound':
       return response(404, 'not_found', `no pet has id ${failure.id}`)
     case 'Unauthorized':
@@ -120,7 +140,7 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
     case 'PayloadTooLarge':
       return response(413, 'payload_too_large', `the request body exceeds the limit of ${failure.limitBytes} bytes`)
     case 'RouteNotFound':
-      return response(404, 'route_not_found', `no route for ${failure.method} ${failure.path}`)
+      return response(404, 'route_not_found', `no route for ${failure.method} ${echoed(failure.path)}`)
     case 'MethodNotAllowed':
       return response(405, 'method_not_allowed', `${failure.method} is not allowed here; use ${failure.allow.join(', ')}`, {
         Allow: failure.allow.join(', '),
@@ -154,7 +174,7 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
         'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request"`,
       })
     case 'InvalidFaultScript':
-      return response(400, 'invalid_body', `invalid fault script: ${failure.problems.join('; ')}`)
+      return response(400, 'invalid_body', `invalid fault script: ${listed(failure.problems)}`)
     case 'ForcedFailure':
       return forcedResponse(failure)
   }

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
 import { describeErrors, ruleCodec } from '../../src/domain/codec.js'
+import { echoed } from './error-response.js'
 import { SANDBOX_FORCED_STATUSES } from './http-failures.js'
 
 /** The longest delay a client may ask for, with `Prefer: delay=<milliseconds>` or a rule's `delay`. */
@@ -49,6 +50,7 @@ export const FaultRule = t.intersection([
 export type FaultRule = t.TypeOf<typeof FaultRule>
 
 const RULE_FIELDS: ReadonlyArray<string> = ['operation', 'fault', 'times', 'retryAfter', 'delay']
+const NOT_A_FIELD = `is not a field of a rule (${RULE_FIELDS.join(', ')})`
 
 /** Each field a rule does not know, named by its position: an unknown field is a mistake, never ignored. */
 const unknownFields = (rules: ReadonlyArray<unknown>): ReadonlyArray<string> =>
@@ -56,7 +58,7 @@ const unknownFields = (rules: ReadonlyArray<unknown>): ReadonlyArray<string> =>
     typeof rule === 'object' && rule !== null && !Array.isArray(rule)
       ? Object.keys(rule)
           .filter((field) => !RULE_FIELDS.includes(field))
-          .map((field) => `[${index}].${field}: is not a field of a rule (${RULE_FIELDS.join(', ')})`)
+          .map((field) => `[${index}].${echoed(field)}: ${NOT_A_FIELD}`)
       : [`[${index}]: must be an object`],
   )
 

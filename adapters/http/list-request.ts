@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either'
 import { type InvalidParameter, invalidParameter } from '../../src/domain/errors.js'
 import { decodeListRequest, type ListPetsRequest } from '../../src/domain/list-pets.js'
 import type { CursorCodec } from './cursor.js'
+import { echoed } from './error-response.js'
 
 const LIST_PARAMETERS = ['limit', 'status', 'after']
 
@@ -19,7 +20,7 @@ export const readListRequest = (
   for (const [name, values] of Object.entries(query)) {
     const value = typeof values === 'string' ? values : undefined
     if (!LIST_PARAMETERS.includes(name)) {
-      problems.push(`${name}: is not a parameter of this operation (accepted: ${LIST_PARAMETERS.join(', ')})`)
+      problems.push(`${echoed(name)}: is not a parameter of this operation (accepted: ${LIST_PARAMETERS.join(', ')})`)
     } else if (value === undefined) {
       problems.push(`${name}: must be given at most once`)
     } else if (name === 'after') {
