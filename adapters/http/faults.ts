@@ -72,7 +72,8 @@ const resetConnection = (ctx: Context): void => {
 
 /**
  * The answer the operation gave, cut short: its status line and headers, `Content-Length` of the
- * whole body, then half the body, then the connection closes.
+ * whole body, then half the body. Then the socket is destroyed, not just ended: the server keeps no
+ * connection whose client holds its own half open.
  */
 const sendTruncated = (ctx: Context): void => {
   const body = Buffer.from(
@@ -82,7 +83,7 @@ const sendTruncated = (ctx: Context): void => {
   ctx.respond = false
   const socket = ctx.req.socket
   ctx.res.writeHead(ctx.status, headers)
-  ctx.res.write(body.subarray(0, Math.floor(body.length / 2)), () => socket.end())
+  ctx.res.write(body.subarray(0, Math.floor(body.length / 2)), () => socket.destroy())
 }
 
 /**

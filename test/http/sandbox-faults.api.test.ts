@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http'
+import { connect, type Socket } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
@@ -42,6 +43,35 @@ const rawCreate = (api: RunningApi, headers: Record<string, string>): Promise<{ 
     })
     request.on('error', (error: NodeJS.ErrnoException) => resolve({ received: '', ended: error.code ?? error.message }))
     request.end(body)
+  })
+
+/** One HTTP/1.1 request with the test key, as raw bytes. */
+const rawRequest = (method: string, path: string, headers: Record<string, string> = {}): string =>
+  [
+    `${method} ${path} HTTP/1.1`,
+    'Host: x',
+    `Authorization: Bearer ${TEST_KEY}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    '',
+    '',
+  ].join('\r\n')
+
+/**
+ * Sends `request` from a client that never closes its own half of the connection (as the server
+ * allows), and resolves with what it received once the server's half ends.
+ */
+const fromHalfOpenClient = (api: RunningApi, request: string): Promise<{ received: string; socket: Socket }> =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(api.baseUrl)
+    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true })
+    let received = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (received += chunk))
+    socket.on('error', () => undefined)
+    const ended = (): void => resolve({ received, socket })
+    socket.once('end', ended)
+    socket.once('close', ended)
+    socket.write(request)
   })
 
 const Script = apiSuite('Scripted faults: PETSTORE_SANDBOXES=per-key and PETSTORE_FAULTS=on', withSandboxFaults)
@@ -146,6 +176,19 @@ Script('truncated: the real status and headers, then fewer bytes than Content-Le
   assert.ok(seen.received.length > 0)
   assert.is(await petCount(api), 1)
 })
+
+Script(
+  'truncated: the server lets go of the connection once the bytes are sent, even while the client keeps its half open',
+  async ({ api }) => {
+    const { received, socket } = await fromHalfOpenClient(api, rawRequest('GET', '/v1/pets', { prefer: 'fault=truncated' }))
+    try {
+      assert.match(received, /^HTTP\/1\.1 200 OK\r\n/)
+      assert.is(await api.openConnections(), 0, 'the server still holds the connection')
+    } finally {
+      socket.destroy()
+    }
+  },
+)
 
 Script('delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async ({ api }) => {
   const first = create(api, { prefer: 'delay=600', 'idempotency-key': 'slow-1' })

@@ -43,6 +43,8 @@ export interface RunningApi {
   readonly request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>
   /** The contract this app serves at /v1/openapi.json, which its every response is checked against. */
   readonly contract: Record<string, unknown>
+  /** How many connections the server holds now, whatever their clients do. */
+  readonly openConnections: () => Promise<number>
   readonly close: () => Promise<void>
 }
 
@@ -184,6 +186,8 @@ export const startApi = async (
     baseUrl,
     contract,
     request: (method, path, requestOptions) => send(baseUrl, method, path, requestOptions, check),
+    openConnections: () =>
+      new Promise((resolve, reject) => server.getConnections((error, count) => (error === null ? resolve(count) : reject(error)))),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()
