@@ -7,6 +7,7 @@ import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { capturedLogger } from '../support/captured-logger.js'
+import { rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
 const withSandboxFaults = () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true })
@@ -73,6 +74,12 @@ const fromHalfOpenClient = (api: RunningApi, request: string): Promise<{ receive
     socket.once('close', ended)
     socket.write(request)
   })
+
+/** A truncated answer's bytes: the status line and the header lines, as `name: value`, and whether the head ended. */
+const cutHead = (received: string): { statusLine: string; headerLines: ReadonlyArray<string>; headEnded: boolean } => {
+  const [statusLine = '', ...headerLines] = received.split('\r\n')
+  return { statusLine, headerLines: headerLines.filter((line) => line !== ''), headEnded: received.includes('\r\n\r\n') }
+}
 
 const Script = apiSuite('Scripted faults: PETSTORE_SANDBOXES=per-key and PETSTORE_FAULTS=on', withSandboxFaults)
 
@@ -180,12 +187,32 @@ Script('truncated: the real status and headers, then fewer bytes than Content-Le
 Script(
   'truncated: the server lets go of the connection once the bytes are sent, even while the client keeps its half open',
   async ({ api }) => {
-    const { received, socket } = await fromHalfOpenClient(api, rawRequest('GET', '/v1/pets', { prefer: 'fault=truncated' }))
-    try {
-      assert.match(received, /^HTTP\/1\.1 200 OK\r\n/)
-      assert.is(await api.openConnections(), 0, 'the server still holds the connection')
-    } finally {
-      socket.destroy()
+    for (const method of ['GET', 'HEAD']) {
+      const { received, socket } = await fromHalfOpenClient(api, rawRequest(method, '/v1/pets', { prefer: 'fault=truncated' }))
+      try {
+        assert.match(received, /^HTTP\/1\.1 200 OK\r\n/, method)
+        assert.is(await api.openConnections(), 0, `${method}: the server still holds the connection`)
+      } finally {
+        socket.destroy()
+      }
+    }
+  },
+)
+
+Script(
+  'truncated, on an answer without a body (HEAD, 304): its status line, the first half of its header lines, then the connection closes',
+  async ({ api }) => {
+    const etag = (await api.request('GET', '/v1/pets')).headers.get('etag') ?? ''
+    for (const [request, status] of [
+      [rawRequest('HEAD', '/v1/pets', { prefer: 'fault=truncated' }), 'HTTP/1.1 200 OK'],
+      [rawRequest('GET', '/v1/pets', { prefer: 'fault=truncated', 'if-none-match': etag }), 'HTTP/1.1 304 Not Modified'],
+    ] as const) {
+      const { text } = await rawExchange(api.baseUrl, request)
+      const cut = cutHead(text)
+      assert.is(cut.statusLine, status, text)
+      assert.ok(cut.headerLines.length > 0 && cut.headerLines.every((line) => /^[a-z-]+: ./.test(line)), text)
+      assert.not.ok(cut.headEnded, text)
+      assert.ok(text.endsWith('\r\n'), text)
     }
   },
 )
@@ -228,6 +255,22 @@ Logged('a request whose connection a fault reset is logged with the fault and no
   assert.equal(
     { status: line?.status, fault: line?.fault, forced: line?.forced, failure: line?.failure },
     { status: null, fault: 'reset', forced: true, failure: undefined },
+  )
+})
+
+Logged('a truncated answer without a body is logged with the status its cut head carried', async () => {
+  const log = capturedLogger()
+  const api = await startApi({ ...withSandboxFaults(), logger: log.logger })
+  let received = ''
+  try {
+    received = (await rawExchange(api.baseUrl, rawRequest('HEAD', '/v1/pets', { prefer: 'fault=truncated' }))).text
+  } finally {
+    await api.close()
+  }
+  const [line] = log.lines().filter((entry) => entry.msg === 'request')
+  assert.equal(
+    { status: line?.status, fault: line?.fault },
+    { status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(received)?.[1] ?? Number.NaN), fault: 'truncated' },
   )
 })
 
