@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http'
-import type { Context, Middleware } from 'koa'
+import type { Context, Middleware, ParameterizedContext } from 'koa'
 import { parseIntegerText } from '../../src/domain/integer-text.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
@@ -58,9 +58,11 @@ export interface FaultsOptions {
   readonly scripts?: FaultScripts
 }
 
-/** What the faults middleware decided for a request: the fault applied, for the request journal. */
+/** What the faults middleware decided for a request, for the request journal: the fault applied, and what it sent. */
 export interface FaultState extends AuthState {
   fault?: FaultName
+  /** What a `truncated` answer sent after its status line: the headers sent whole, and the bytes of its body. */
+  truncated?: { readonly headers: OutgoingHttpHeaders; readonly body: Buffer }
 }
 
 const isNetworkFault = (fault: FaultName): fault is (typeof NETWORK_FAULTS)[number] =>
@@ -78,9 +80,9 @@ const resetConnection = (ctx: Context): void => {
  * that would be a whole answer: its status line and the first half of its header lines, never the
  * empty line that ends the head, written to the socket (Node's response writes a head only whole).
  * Then the socket is destroyed, not just ended: the server keeps no connection whose client holds
- * its own half open.
+ * its own half open. What was sent is kept for the request journal.
  */
-const sendTruncated = (ctx: Context): void => {
+const sendTruncated = (ctx: ParameterizedContext<FaultState>): void => {
   const text = typeof ctx.body === 'string' ? ctx.body : ctx.body === undefined || ctx.body === null ? '' : JSON.stringify(ctx.body)
   const length = Buffer.byteLength(text)
   const headers: OutgoingHttpHeaders = {
@@ -93,12 +95,14 @@ const sendTruncated = (ctx: Context): void => {
   const close = (): void => void socket.destroy()
   if (ctx.method !== 'HEAD' && length > 0) {
     const body = Buffer.from(text).subarray(0, Math.floor(length / 2))
+    ctx.state.truncated = { headers, body }
     ctx.res.writeHead(ctx.status, headers)
     ctx.res.write(body, close)
     return
   }
   const entries = Object.entries(headers)
   const sent = Object.fromEntries(entries.slice(0, Math.floor(entries.length / 2)))
+  ctx.state.truncated = { headers: sent, body: Buffer.alloc(0) }
   socket.write(
     rawHeadLines(ctx.status, sent)
       .map((line) => `${line}\r\n`)
