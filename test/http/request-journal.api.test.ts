@@ -85,6 +85,50 @@ Journal('keeps no answer body for a HEAD, as none was sent', async ({ api }) => 
   assert.equal([entry?.method, entry?.status, entry?.response.body], ['HEAD', 200, null])
 })
 
+Journal('shows every configured API key as [redacted], wherever it appears in an entry', async ({ api }) => {
+  const percentEncoded = [...OTHER_KEY].map((character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`).join('')
+  await api.request('POST', `/v1/pets?api_key=${TEST_KEY}&other=${percentEncoded}&mixed=%74${TEST_KEY.slice(1)}`, {
+    body: aNewPet({ name: OTHER_KEY }),
+    headers: {
+      'proxy-authorization': `Bearer ${OTHER_KEY}`,
+      cookie: `session=${TEST_KEY}; theme=dark`,
+      'x-api-key': OTHER_KEY,
+      prefer: `handling=lenient, token=${TEST_KEY}`,
+      'idempotency-key': TEST_KEY,
+      'x-request-id': OTHER_KEY,
+    },
+  })
+  const text = (await api.request('GET', '/v1/sandbox/requests')).text
+  for (const key of [TEST_KEY, OTHER_KEY]) assert.not.match(text, key.slice(1))
+  assert.not.match(text, percentEncoded.slice(3))
+  const [entry] = JSON.parse(text) as ReadonlyArray<JournalEntry>
+  assert.is(entry?.id, '[redacted]')
+  assert.is(entry?.path, '/v1/pets?api_key=[redacted]&other=[redacted]&mixed=[redacted]')
+  assert.equal(
+    {
+      authorization: entry?.request.headers.authorization,
+      'proxy-authorization': entry?.request.headers['proxy-authorization'],
+      cookie: entry?.request.headers.cookie,
+      'x-api-key': entry?.request.headers['x-api-key'],
+      prefer: entry?.request.headers.prefer,
+      'idempotency-key': entry?.request.headers['idempotency-key'],
+      'x-request-id': entry?.request.headers['x-request-id'],
+    },
+    {
+      authorization: 'Bearer [redacted]',
+      'proxy-authorization': 'Bearer [redacted]',
+      cookie: 'session=[redacted]; theme=dark',
+      'x-api-key': '[redacted]',
+      prefer: 'handling=lenient, token=[redacted]',
+      'idempotency-key': '[redacted]',
+      'x-request-id': '[redacted]',
+    },
+  )
+  assert.equal(JSON.parse(entry?.request.body ?? 'null'), aNewPet({ name: '[redacted]' }))
+  assert.is(entry?.response.headers['x-request-id'], '[redacted]')
+  assert.match(entry?.response.body ?? '', '"name":"[redacted]"')
+})
+
 Journal('keeps the last 100 requests; limit is 1 to 100, 20 by default; /v1/sandbox/ requests are not kept', async ({ api }) => {
   for (let index = 0; index < 105; index += 1) await api.request('GET', `/v1/pets?limit=${(index % 100) + 1}`)
   await api.request('GET', '/v1/sandbox/faults')

@@ -171,6 +171,7 @@ export const startApi = async (
     useCases: petUseCases({ pets, idempotency: options.store?.shared.idempotency ?? options.idempotency ?? memoryIdempotencyStore() }),
     health: { ready: options.store?.ready ?? (() => TE.right(undefined)), draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
+    redactedKeys: [TEST_KEY, OTHER_KEY],
     logger,
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
