@@ -32,6 +32,8 @@ export interface AppOptions {
   /** Per-key sandboxes, with POST /v1/sandbox/reset; off when omitted. */
   readonly sandboxes?: Sandboxes
   readonly authenticator: Authenticator
+  /** The API keys `authenticator` knows, for the request journal alone: it shows each as `[redacted]`. */
+  readonly redactedKeys: ReadonlyArray<string>
   readonly logger: Logger
   /** Shared by every instance behind one load balancer; random per process when omitted. */
   readonly cursors?: CursorCodec
@@ -130,7 +132,7 @@ export const buildApp = (options: AppOptions): Koa => {
   app.use(edge(options.logger, metrics, options.shutdown))
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
-  if (journal !== undefined) app.use(journalRequests(journal))
+  if (journal !== undefined) app.use(journalRequests(journal, { keys: options.redactedKeys }))
   // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
   const journalRead = (ctx: Context): boolean => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH
   if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: journalRead }))

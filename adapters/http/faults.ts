@@ -1,4 +1,5 @@
-import type { Context, Middleware } from 'koa'
+import type { OutgoingHttpHeaders } from 'node:http'
+import type { Context, Middleware, ParameterizedContext } from 'koa'
 import { parseIntegerText } from '../../src/domain/integer-text.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
@@ -14,6 +15,7 @@ import {
 import { FORCED_STATUSES, type FaultSource, type ForcedStatus, forcedFailure } from './http-failures.js'
 import { withInsertDelay } from './insert-delay.js'
 import { parsePrefer } from './prefer.js'
+import { rawHeadLines } from './raw-head.js'
 
 export { MAX_DELAY_MS } from './fault-script.js'
 
@@ -56,9 +58,11 @@ export interface FaultsOptions {
   readonly scripts?: FaultScripts
 }
 
-/** What the faults middleware decided for a request: the fault applied, for the request journal. */
+/** What the faults middleware decided for a request, for the request journal: the fault applied, and what it sent. */
 export interface FaultState extends AuthState {
   fault?: FaultName
+  /** What a `truncated` answer sent after its status line: the headers sent whole, and the bytes of its body. */
+  truncated?: { readonly headers: OutgoingHttpHeaders; readonly body: Buffer }
 }
 
 const isNetworkFault = (fault: FaultName): fault is (typeof NETWORK_FAULTS)[number] =>
@@ -71,18 +75,40 @@ const resetConnection = (ctx: Context): void => {
 }
 
 /**
- * The answer the operation gave, cut short: its status line and headers, `Content-Length` of the
- * whole body, then half the body, then the connection closes.
+ * The answer the operation gave, cut short. With a body: its status line and headers,
+ * `Content-Length` of the whole body, then half the body. Without one (to HEAD, a 304), where
+ * that would be a whole answer: its status line and the first half of its header lines, never the
+ * empty line that ends the head, written to the socket (Node's response writes a head only whole).
+ * Then the socket is destroyed, not just ended: the server keeps no connection whose client holds
+ * its own half open. What was sent is kept for the request journal.
  */
-const sendTruncated = (ctx: Context): void => {
-  const body = Buffer.from(
-    typeof ctx.body === 'string' ? ctx.body : ctx.body === undefined || ctx.body === null ? '' : JSON.stringify(ctx.body),
-  )
-  const headers = { ...ctx.response.headers, 'content-length': String(body.length), connection: 'close' }
+const sendTruncated = (ctx: ParameterizedContext<FaultState>): void => {
+  const text = typeof ctx.body === 'string' ? ctx.body : ctx.body === undefined || ctx.body === null ? '' : JSON.stringify(ctx.body)
+  const length = Buffer.byteLength(text)
+  const headers: OutgoingHttpHeaders = {
+    ...ctx.response.headers,
+    ...(length > 0 ? { 'content-length': String(length) } : {}),
+    connection: 'close',
+  }
   ctx.respond = false
   const socket = ctx.req.socket
-  ctx.res.writeHead(ctx.status, headers)
-  ctx.res.write(body.subarray(0, Math.floor(body.length / 2)), () => socket.end())
+  const close = (): void => void socket.destroy()
+  if (ctx.method !== 'HEAD' && length > 0) {
+    const body = Buffer.from(text).subarray(0, Math.floor(length / 2))
+    ctx.state.truncated = { headers, body }
+    ctx.res.writeHead(ctx.status, headers)
+    ctx.res.write(body, close)
+    return
+  }
+  const entries = Object.entries(headers)
+  const sent = Object.fromEntries(entries.slice(0, Math.floor(entries.length / 2)))
+  ctx.state.truncated = { headers: sent, body: Buffer.alloc(0) }
+  socket.write(
+    rawHeadLines(ctx.status, sent)
+      .map((line) => `${line}\r\n`)
+      .join(''),
+    close,
+  )
 }
 
 /**

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
 import { loggedPath, requestIdOf } from './edge.js'
+import { rawHeadLines } from './raw-head.js'
 import { type ErrorResponse, toErrorResponse } from './error-response.js'
 import {
   expectationFailed,
@@ -60,8 +61,7 @@ const outsideHeaders = (json: string, requestId: string, { headers }: ErrorRespo
 /** A whole HTTP/1.1 response for a request Koa never saw: the same Error body, then the connection closes. */
 export const rawErrorResponse = (answer: ErrorResponse, requestId: string): string => {
   const json = JSON.stringify(answer.body)
-  const headers = Object.entries(outsideHeaders(json, requestId, answer)).map(([name, value]) => `${name}: ${value}`)
-  return [`HTTP/1.1 ${answer.body.status} ${STATUS_CODES[answer.body.status] ?? 'Error'}`, ...headers, '', json].join('\r\n')
+  return [...rawHeadLines(answer.body.status, outsideHeaders(json, requestId, answer)), '', json].join('\r\n')
 }
 
 /** The id of a request Koa never saw: its own X-Request-Id when sane, as on every other answer. */

@@ -1,5 +1,7 @@
-import type { Context, Middleware } from 'koa'
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import type { Middleware } from 'koa'
 import type { FaultState } from './faults.js'
+import { keyRedactor, REDACTED } from './key-redaction.js'
 
 /** How many requests each sandbox's journal keeps: the newest. */
 export const JOURNAL_SIZE = 100
@@ -48,61 +50,78 @@ export const requestJournal = (): RequestJournal => {
   }
 }
 
-/** A body as kept: text, at most JOURNAL_BODY_BYTES of it, null when empty. */
-const bodyText = (body: unknown): string | null => {
-  const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : body == null ? '' : JSON.stringify(body)
+type Redact = (text: string) => string
+
+/** A body as kept: text, every key in it redacted, at most JOURNAL_BODY_BYTES of it, null when empty. */
+const bodyText = (body: unknown, redact: Redact): string | null => {
+  const text = redact(
+    typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : body == null ? '' : JSON.stringify(body),
+  )
   if (text === '') return null
   const bytes = Buffer.from(text, 'utf8')
   return bytes.length <= JOURNAL_BODY_BYTES ? text : bytes.subarray(0, JOURNAL_BODY_BYTES).toString('utf8')
 }
 
-/** Header names in lower case, repeated ones joined; the credential never: `Bearer [redacted]`. */
-const requestHeaders = (ctx: Context): Record<string, string> =>
+/** Header names in lower case, repeated ones joined, every key in them redacted. */
+const headerRecord = (headers: IncomingHttpHeaders | OutgoingHttpHeaders, redact: Redact): Record<string, string> =>
   Object.fromEntries(
-    Object.entries(ctx.req.headers).map(([name, value]) => [
-      name,
-      name === 'authorization' ? 'Bearer [redacted]' : Array.isArray(value) ? value.join(', ') : (value ?? ''),
+    Object.entries(headers).map(([name, value]) => [
+      redact(name.toLowerCase()),
+      redact(Array.isArray(value) ? value.join(', ') : String(value ?? '')),
     ]),
   )
 
-const sentHeaders = (ctx: Context): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(ctx.res.getHeaders()).map(([name, value]) => [
-      name.toLowerCase(),
-      Array.isArray(value) ? value.join(', ') : String(value),
-    ]),
-  )
+/** The request's headers; the credential never, whatever it holds: `Bearer [redacted]`. */
+const requestHeaders = (headers: IncomingHttpHeaders, redact: Redact): Record<string, string> => ({
+  ...headerRecord(headers, redact),
+  ...(headers.authorization === undefined ? {} : { authorization: `Bearer ${REDACTED}` }),
+})
+
+export interface JournalOptions {
+  /** The configured API keys: an entry shows each as `[redacted]`, wherever it appears. */
+  readonly keys: ReadonlyArray<string>
+}
 
 /**
  * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal,
  * once its answer is sent or its connection closed: what the client sent, what it was answered (as
- * sent, after every middleware, an unexpected failure's 500 included), and the fault applied. A
- * request whose connection was reset before an answer has no status and no answer.
+ * sent, after every middleware, an unexpected failure's 500 included; no body for a HEAD, and of a
+ * truncated answer only what was sent), and the fault applied. A request whose connection was reset
+ * before an answer has no status and no answer. No configured key is kept, wherever it was sent:
+ * a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
  */
-export const journalRequests =
-  (journal: RequestJournal): Middleware<FaultState> =>
-  async (ctx, next) => {
+export const journalRequests = (journal: RequestJournal, { keys }: JournalOptions): Middleware<FaultState> => {
+  const redact = keyRedactor(keys)
+  return async (ctx, next) => {
     const started = Date.now()
     const startedAt = performance.now()
     let recorded = false
+    /** What went on the wire, which a fault may have cut short. */
+    const answer = (): JournalMessage => {
+      const truncated = ctx.state.truncated
+      if (truncated !== undefined) return { headers: headerRecord(truncated.headers, redact), body: bodyText(truncated.body, redact) }
+      if (!ctx.res.headersSent) return { headers: {}, body: null }
+      return { headers: headerRecord(ctx.res.getHeaders(), redact), body: ctx.method === 'HEAD' ? null : bodyText(ctx.body, redact) }
+    }
     const record = (): void => {
       const sandbox = ctx.state.client?.scope
       if (recorded || sandbox === undefined || ctx.path.startsWith(SANDBOX_PATH_PREFIX)) return
       recorded = true
-      const answered = ctx.res.headersSent
       journal.record(sandbox, {
-        id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
+        id: redact(String(ctx.res.getHeader('X-Request-Id') ?? '')),
         time: new Date(started).toISOString(),
         method: ctx.method,
-        path: ctx.url,
-        status: answered ? ctx.res.statusCode : null,
+        path: redact(ctx.url),
+        // A truncated answer always sends its status line whole.
+        status: ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null,
         durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
         fault: ctx.state.fault ?? null,
-        request: { headers: requestHeaders(ctx), body: bodyText(ctx.request.rawBody) },
-        response: answered ? { headers: sentHeaders(ctx), body: bodyText(ctx.body) } : { headers: {}, body: null },
+        request: { headers: requestHeaders(ctx.req.headers, redact), body: bodyText(ctx.request.rawBody, redact) },
+        response: answer(),
       })
     }
     ctx.res.once('finish', record)
     ctx.res.once('close', record)
     await next()
   }
+}

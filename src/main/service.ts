@@ -65,6 +65,7 @@ export const startService = async (config: Config, opened: Store): Promise<void>
     ...(config.sandboxes === 'per-key' && store.sandboxes !== undefined ? { sandboxes: perKeySandboxes(store.sandboxes) } : {}),
     health: { ready: store.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
+    redactedKeys: keys,
     logger,
     cursors: cursorCodec(config.cursorSecret),
     maxBodyBytes: config.maxBodyBytes,

@@ -7,6 +7,7 @@ import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/http/request-journal.js'
 import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
+import { rawExchange } from '../support/raw-http.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
 
@@ -55,6 +56,77 @@ Journal('records the fault applied, and no status or answer when the connection 
   const [reset, unavailable] = await journalOf(api)
   assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null }])
   assert.equal([unavailable?.status, unavailable?.fault], [503, '503'])
+})
+
+Journal('keeps a truncated answer as it was sent: the bytes of its body sent; without a body, the headers sent whole', async ({ api }) => {
+  const request = (method: string, headers = ''): string =>
+    `${method} /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nPrefer: fault=truncated\r\n${headers}\r\n`
+  const body = JSON.stringify(aNewPet({ name: 'Rex' }))
+  const created = await rawExchange(
+    api.baseUrl,
+    request('POST', `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`) + body,
+  )
+  const head = await rawExchange(api.baseUrl, request('HEAD'))
+  const [headEntry, createEntry] = await journalOf(api)
+  assert.is(createEntry?.status, 201)
+  assert.is(createEntry?.response.body, created.text.split('\r\n\r\n')[1])
+  assert.is(headEntry?.status, 200)
+  assert.is(headEntry?.response.body, null)
+  const headersSent = head.text
+    .split('\r\n')
+    .slice(1, -1)
+    .map((line) => line.slice(0, line.indexOf(':')))
+  assert.equal(Object.keys(headEntry?.response.headers ?? {}), headersSent)
+})
+
+Journal('keeps no answer body for a HEAD, as none was sent', async ({ api }) => {
+  assert.is((await api.request('HEAD', '/v1/pets')).text, '')
+  const [entry] = await journalOf(api)
+  assert.equal([entry?.method, entry?.status, entry?.response.body], ['HEAD', 200, null])
+})
+
+Journal('shows every configured API key as [redacted], wherever it appears in an entry', async ({ api }) => {
+  const percentEncoded = [...OTHER_KEY].map((character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`).join('')
+  await api.request('POST', `/v1/pets?api_key=${TEST_KEY}&other=${percentEncoded}&mixed=%74${TEST_KEY.slice(1)}`, {
+    body: aNewPet({ name: OTHER_KEY }),
+    headers: {
+      'proxy-authorization': `Bearer ${OTHER_KEY}`,
+      cookie: `session=${TEST_KEY}; theme=dark`,
+      'x-api-key': OTHER_KEY,
+      prefer: `handling=lenient, token=${TEST_KEY}`,
+      'idempotency-key': TEST_KEY,
+      'x-request-id': OTHER_KEY,
+    },
+  })
+  const text = (await api.request('GET', '/v1/sandbox/requests')).text
+  for (const key of [TEST_KEY, OTHER_KEY]) assert.not.match(text, key.slice(1))
+  assert.not.match(text, percentEncoded.slice(3))
+  const [entry] = JSON.parse(text) as ReadonlyArray<JournalEntry>
+  assert.is(entry?.id, '[redacted]')
+  assert.is(entry?.path, '/v1/pets?api_key=[redacted]&other=[redacted]&mixed=[redacted]')
+  assert.equal(
+    {
+      authorization: entry?.request.headers.authorization,
+      'proxy-authorization': entry?.request.headers['proxy-authorization'],
+      cookie: entry?.request.headers.cookie,
+      'x-api-key': entry?.request.headers['x-api-key'],
+      prefer: entry?.request.headers.prefer,
+      'idempotency-key': entry?.request.headers['idempotency-key'],
+      'x-request-id': entry?.request.headers['x-request-id'],
+    },
+    {
+      authorization: 'Bearer [redacted]',
+      'proxy-authorization': 'Bearer [redacted]',
+      cookie: 'session=[redacted]; theme=dark',
+      'x-api-key': '[redacted]',
+      prefer: 'handling=lenient, token=[redacted]',
+      'idempotency-key': '[redacted]',
+      'x-request-id': '[redacted]',
+    },
+  )
+  assert.equal(JSON.parse(entry?.request.body ?? 'null'), aNewPet({ name: '[redacted]' }))
+  assert.is(entry?.response.headers['x-request-id'], '[redacted]')
+  assert.match(entry?.response.body ?? '', '"name":"[redacted]"')
 })
 
 Journal('keeps the last 100 requests; limit is 1 to 100, 20 by default; /v1/sandbox/ requests are not kept', async ({ api }) => {

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http'
+import { connect, type Socket } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
@@ -6,6 +7,7 @@ import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { capturedLogger } from '../support/captured-logger.js'
+import { rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
 const withSandboxFaults = () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true })
@@ -43,6 +45,41 @@ const rawCreate = (api: RunningApi, headers: Record<string, string>): Promise<{ 
     request.on('error', (error: NodeJS.ErrnoException) => resolve({ received: '', ended: error.code ?? error.message }))
     request.end(body)
   })
+
+/** One HTTP/1.1 request with the test key, as raw bytes. */
+const rawRequest = (method: string, path: string, headers: Record<string, string> = {}): string =>
+  [
+    `${method} ${path} HTTP/1.1`,
+    'Host: x',
+    `Authorization: Bearer ${TEST_KEY}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    '',
+    '',
+  ].join('\r\n')
+
+/**
+ * Sends `request` from a client that never closes its own half of the connection (as the server
+ * allows), and resolves with what it received once the server's half ends.
+ */
+const fromHalfOpenClient = (api: RunningApi, request: string): Promise<{ received: string; socket: Socket }> =>
+  new Promise((resolve) => {
+    const { hostname, port } = new URL(api.baseUrl)
+    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true })
+    let received = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => (received += chunk))
+    socket.on('error', () => undefined)
+    const ended = (): void => resolve({ received, socket })
+    socket.once('end', ended)
+    socket.once('close', ended)
+    socket.write(request)
+  })
+
+/** A truncated answer's bytes: the status line and the header lines, as `name: value`, and whether the head ended. */
+const cutHead = (received: string): { statusLine: string; headerLines: ReadonlyArray<string>; headEnded: boolean } => {
+  const [statusLine = '', ...headerLines] = received.split('\r\n')
+  return { statusLine, headerLines: headerLines.filter((line) => line !== ''), headEnded: received.includes('\r\n\r\n') }
+}
 
 const Script = apiSuite('Scripted faults: PETSTORE_SANDBOXES=per-key and PETSTORE_FAULTS=on', withSandboxFaults)
 
@@ -147,6 +184,39 @@ Script('truncated: the real status and headers, then fewer bytes than Content-Le
   assert.is(await petCount(api), 1)
 })
 
+Script(
+  'truncated: the server lets go of the connection once the bytes are sent, even while the client keeps its half open',
+  async ({ api }) => {
+    for (const method of ['GET', 'HEAD']) {
+      const { received, socket } = await fromHalfOpenClient(api, rawRequest(method, '/v1/pets', { prefer: 'fault=truncated' }))
+      try {
+        assert.match(received, /^HTTP\/1\.1 200 OK\r\n/, method)
+        assert.is(await api.openConnections(), 0, `${method}: the server still holds the connection`)
+      } finally {
+        socket.destroy()
+      }
+    }
+  },
+)
+
+Script(
+  'truncated, on an answer without a body (HEAD, 304): its status line, the first half of its header lines, then the connection closes',
+  async ({ api }) => {
+    const etag = (await api.request('GET', '/v1/pets')).headers.get('etag') ?? ''
+    for (const [request, status] of [
+      [rawRequest('HEAD', '/v1/pets', { prefer: 'fault=truncated' }), 'HTTP/1.1 200 OK'],
+      [rawRequest('GET', '/v1/pets', { prefer: 'fault=truncated', 'if-none-match': etag }), 'HTTP/1.1 304 Not Modified'],
+    ] as const) {
+      const { text } = await rawExchange(api.baseUrl, request)
+      const cut = cutHead(text)
+      assert.is(cut.statusLine, status, text)
+      assert.ok(cut.headerLines.length > 0 && cut.headerLines.every((line) => /^[a-z-]+: ./.test(line)), text)
+      assert.not.ok(cut.headEnded, text)
+      assert.ok(text.endsWith('\r\n'), text)
+    }
+  },
+)
+
 Script('delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async ({ api }) => {
   const first = create(api, { prefer: 'delay=600', 'idempotency-key': 'slow-1' })
   await new Promise((resolve) => setTimeout(resolve, 200))
@@ -185,6 +255,22 @@ Logged('a request whose connection a fault reset is logged with the fault and no
   assert.equal(
     { status: line?.status, fault: line?.fault, forced: line?.forced, failure: line?.failure },
     { status: null, fault: 'reset', forced: true, failure: undefined },
+  )
+})
+
+Logged('a truncated answer without a body is logged with the status its cut head carried', async () => {
+  const log = capturedLogger()
+  const api = await startApi({ ...withSandboxFaults(), logger: log.logger })
+  let received = ''
+  try {
+    received = (await rawExchange(api.baseUrl, rawRequest('HEAD', '/v1/pets', { prefer: 'fault=truncated' }))).text
+  } finally {
+    await api.close()
+  }
+  const [line] = log.lines().filter((entry) => entry.msg === 'request')
+  assert.equal(
+    { status: line?.status, fault: line?.fault },
+    { status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(received)?.[1] ?? Number.NaN), fault: 'truncated' },
   )
 })
 

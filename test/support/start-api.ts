@@ -43,6 +43,8 @@ export interface RunningApi {
   readonly request: (method: string, path: string, options?: RequestOptions) => Promise<ApiResponse>
   /** The contract this app serves at /v1/openapi.json, which its every response is checked against. */
   readonly contract: Record<string, unknown>
+  /** How many connections the server holds now, whatever their clients do. */
+  readonly openConnections: () => Promise<number>
   readonly close: () => Promise<void>
 }
 
@@ -169,6 +171,7 @@ export const startApi = async (
     useCases: petUseCases({ pets, idempotency: options.store?.shared.idempotency ?? options.idempotency ?? memoryIdempotencyStore() }),
     health: { ready: options.store?.ready ?? (() => TE.right(undefined)), draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
+    redactedKeys: [TEST_KEY, OTHER_KEY],
     logger,
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
@@ -184,6 +187,8 @@ export const startApi = async (
     baseUrl,
     contract,
     request: (method, path, requestOptions) => send(baseUrl, method, path, requestOptions, check),
+    openConnections: () =>
+      new Promise((resolve, reject) => server.getConnections((error, count) => (error === null ? resolve(count) : reject(error)))),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

@@ -1,0 +1,27 @@
+/** What stands in for an API key in what the service shows. */
+export const REDACTED = '[redacted]'
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** `%2F` or `%2f`: a percent-escape's hex digits may be of either case (RFC 3986 §2.1). */
+const percentEscape = (byte: number): string =>
+  `%${byte
+    .toString(16)
+    .padStart(2, '0')
+    .replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`)}`
+
+/** A character as itself or percent-encoded, as a key may appear in a URL or a form. */
+const spelledAnyWay = (character: string): string =>
+  `(?:${escapeRegExp(character)}|${[...Buffer.from(character, 'utf8')].map(percentEscape).join('')})`
+
+/**
+ * Replaces each of `keys` in a text by `[redacted]`, wherever it appears, written plainly or with
+ * any of its characters percent-encoded. A longer key is matched first, so a key that holds another
+ * is replaced whole.
+ */
+export const keyRedactor = (keys: ReadonlyArray<string>): ((text: string) => string) => {
+  if (keys.length === 0) return (text) => text
+  const spellings = [...keys].sort((a, b) => b.length - a.length).map((key) => [...key].map(spelledAnyWay).join(''))
+  const pattern = new RegExp(spellings.join('|'), 'g')
+  return (text) => text.replace(pattern, REDACTED)
+}
