@@ -18,6 +18,7 @@ import { edge, isUnderApi } from './edge.js'
 import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
 import { journalRequests, requestJournal } from './request-journal.js'
+import type { Redact } from './key-redaction.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.js'
@@ -32,8 +33,8 @@ export interface AppOptions {
   /** Per-key sandboxes, with POST /v1/sandbox/reset; off when omitted. */
   readonly sandboxes?: Sandboxes
   readonly authenticator: Authenticator
-  /** The API keys `authenticator` knows, for the request journal alone: it shows each as `[redacted]`. */
-  readonly redactedKeys: ReadonlyArray<string>
+  /** Hides the API keys `authenticator` knows wherever a request shows them: the log, request ids, the journal. */
+  readonly redact: Redact
   readonly logger: Logger
   /** Shared by every instance behind one load balancer; random per process when omitted. */
   readonly cursors?: CursorCodec
@@ -129,10 +130,17 @@ export const buildApp = (options: AppOptions): Koa => {
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
   app.silent = true
-  app.use(edge(options.logger, metrics, options.shutdown))
+  app.use(
+    edge({
+      logger: options.logger,
+      redact: options.redact,
+      ...(metrics === undefined ? {} : { metrics }),
+      ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
+    }),
+  )
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
-  if (journal !== undefined) app.use(journalRequests(journal, { keys: options.redactedKeys }))
+  if (journal !== undefined) app.use(journalRequests(journal, { redact: options.redact }))
   // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
   const journalRead = (ctx: Context): boolean => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH
   if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: journalRead }))

@@ -8,12 +8,28 @@ import type { AuthState } from './auth.js'
 import { closingAtShutdown } from './closing-at-shutdown.js'
 import { type FailureState, sendFailure } from './error-response.js'
 import { internalError } from './http-failures.js'
+import type { Redact } from './key-redaction.js'
 import type { RequestMetrics } from './metrics.js'
+
+export interface EdgeOptions {
+  readonly logger: Logger
+  /** Requests counted for GET /metrics; none when omitted. */
+  readonly metrics?: RequestMetrics
+  /** Aborted when shutdown begins. */
+  readonly shutdown?: AbortSignal
+  /** Hides the configured API keys from the request id and the logged path. */
+  readonly redact: Redact
+}
 
 /** An incoming X-Request-Id is kept when it is short and plain enough to be safe in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 
-export const requestIdOf = (incoming: string): string => (SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID())
+/**
+ * The request id: the incoming X-Request-Id when sane and free of API keys (an id is logged and
+ * echoed, a key never), otherwise a new one.
+ */
+export const requestIdOf = (incoming: string, redact: Redact): string =>
+  SANE_REQUEST_ID.test(incoming) && redact(incoming) === incoming ? incoming : randomUUID()
 
 export const API_PREFIX = '/v1'
 
@@ -22,8 +38,11 @@ export const isUnderApi = (path: string): boolean => path === API_PREFIX || path
 /** The longest path a log line carries; a longer one is cut there and marked with `…`. */
 export const MAX_LOGGED_PATH = 200
 
-/** The path as the client sent it (percent-escapes kept, no query), bounded for the log. */
-export const loggedPath = (path: string): string => (path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path)
+/** The path as the client sent it (percent-escapes kept, no query, any API key redacted), bounded for the log. */
+export const loggedPath = (sent: string, redact: Redact): string => {
+  const path = redact(sent)
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path
+}
 
 /**
  * Whether reading the request's body began but stopped before its end (a body over the limit, a
@@ -48,19 +67,19 @@ const bodyLeftUnread = (request: IncomingMessage): boolean => request.readableDi
  *   pattern, status, duration, request id, the caller's key id and, for failures, their tag, for a
  *   401 why (`reason`: missing, malformed or invalid), and for store failures their detail. At
  *   `error` level for a store failure no retry fixes (StoreFailed), so that alerts on errors catch
- *   it; `info` otherwise. Never a header value, a key, a query or a body.
+ *   it; `info` otherwise. Never a header value, a key (one in the path is redacted), a query or a body.
  *   With PETSTORE_FAULTS, also the service's own `Preference-Applied`, and `forced` on a forced
  *   failure, so that nobody mistakes it for a real one.
  */
-export const edge = (logger: Logger, metrics?: RequestMetrics, shutdown?: AbortSignal): Middleware<AuthState & FailureState> => {
+export const edge = ({ logger, metrics, shutdown, redact }: EdgeOptions): Middleware<AuthState & FailureState> => {
   const closing = closingAtShutdown(shutdown)
   return async (ctx, next) => {
     const started = performance.now()
     const incoming = ctx.get('X-Request-Id')
-    const requestId = requestIdOf(incoming)
+    const requestId = requestIdOf(incoming, redact)
     if (!closing.begin(ctx.req)) {
       ctx.respond = false
-      const line = { requestId, method: ctx.method, path: loggedPath(ctx.path), route: null, status: null, keyId: null }
+      const line = { requestId, method: ctx.method, path: loggedPath(ctx.path, redact), route: null, status: null, keyId: null }
       return logger.info({ ...line, failure: 'ConnectionClosing' }, 'request')
     }
     ctx.set('X-Request-Id', requestId)
@@ -70,7 +89,10 @@ export const edge = (logger: Logger, metrics?: RequestMetrics, shutdown?: AbortS
     try {
       await next()
     } catch (error) {
-      logger.error({ err: error, requestId, method: ctx.method, path: loggedPath(path) }, 'unexpected failure while answering a request')
+      logger.error(
+        { err: error, requestId, method: ctx.method, path: loggedPath(path, redact) },
+        'unexpected failure while answering a request',
+      )
       sendFailure(ctx, internalError)
     }
     // A body refused for its size is not read (nor drained, as Node would drain a body nobody read).
@@ -85,7 +107,7 @@ export const edge = (logger: Logger, metrics?: RequestMetrics, shutdown?: AbortS
     const line: Record<string, unknown> = {
       requestId,
       method: ctx.method,
-      path: loggedPath(path),
+      path: loggedPath(path, redact),
       route: route ?? null,
       status,
       durationMs: Math.round(elapsedMs * 1000) / 1000,

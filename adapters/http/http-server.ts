@@ -6,6 +6,7 @@ import type { Logger } from 'pino'
 import { loggedPath, requestIdOf } from './edge.js'
 import { rawHeadLines } from './raw-head.js'
 import { type ErrorResponse, toErrorResponse } from './error-response.js'
+import type { Redact } from './key-redaction.js'
 import {
   expectationFailed,
   type HttpFailure,
@@ -64,10 +65,10 @@ export const rawErrorResponse = (answer: ErrorResponse, requestId: string): stri
   return [...rawHeadLines(answer.body.status, outsideHeaders(json, requestId, answer)), '', json].join('\r\n')
 }
 
-/** The id of a request Koa never saw: its own X-Request-Id when sane, as on every other answer. */
-const requestIdFrom = (request: IncomingMessage): string => {
+/** The id of a request Koa never saw: its own X-Request-Id when sane and free of keys, as on every other answer. */
+const requestIdFrom = (request: IncomingMessage, redact: Redact): string => {
   const incoming = request.headers['x-request-id']
-  return requestIdOf(typeof incoming === 'string' ? incoming : '')
+  return requestIdOf(typeof incoming === 'string' ? incoming : '', redact)
 }
 
 /** RFC 3986's host (an IP literal in brackets, or a name of its characters) and an optional port. */
@@ -136,7 +137,14 @@ const requestsInFlight = () => {
  * (a compressed body, inflated asynchronously, is still being read then) gets its answer before
  * the connection closes: Node would otherwise abort the request and close at once.
  */
-export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server => {
+export interface HttpServerOptions {
+  readonly logger: Logger
+  /** Hides the configured API keys from the request ids and paths of the lines logged here. */
+  readonly redact: Redact
+  readonly limits?: ServerLimits
+}
+
+export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SERVER_LIMITS }: HttpServerOptions): Server => {
   const handle = app.callback()
   /** The same line the edge writes for requests Koa answers, so that every answer is in the log. */
   const log = (requestId: string, request: IncomingMessage | undefined, failure: HttpFailure, status: number): void =>
@@ -144,7 +152,7 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
       {
         requestId,
         method: request?.method ?? null,
-        path: request?.url === undefined ? null : loggedPath(request.url.split('?')[0] ?? ''),
+        path: request?.url === undefined ? null : loggedPath(request.url.split('?')[0] ?? '', redact),
         route: null,
         status,
         keyId: null,
@@ -154,7 +162,7 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
     )
   const answer = (request: IncomingMessage, response: ServerResponse, failure: HttpFailure): void => {
     const failed = toErrorResponse(failure)
-    const requestId = requestIdFrom(request)
+    const requestId = requestIdFrom(request, redact)
     const json = JSON.stringify(failed.body)
     response.writeHead(failed.body.status, outsideHeaders(json, requestId, failed))
     response.end(json)
@@ -183,7 +191,7 @@ export const createHttpServer = (app: Koa, logger: Logger, limits: ServerLimits 
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => answer(request, response, expectationFailed))
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-    const requestId = requestIdFrom(request)
+    const requestId = requestIdFrom(request, redact)
     const failed = toErrorResponse(tunnelRefused)
     socket.end(rawErrorResponse(failed, requestId))
     log(requestId, request, tunnelRefused, failed.body.status)

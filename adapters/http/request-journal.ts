@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import type { Middleware } from 'koa'
 import type { FaultState } from './faults.js'
-import { keyRedactor, REDACTED } from './key-redaction.js'
+import { type Redact, REDACTED } from './key-redaction.js'
 
 /** How many requests each sandbox's journal keeps: the newest. */
 export const JOURNAL_SIZE = 100
@@ -50,8 +50,6 @@ export const requestJournal = (): RequestJournal => {
   }
 }
 
-type Redact = (text: string) => string
-
 /** A body as kept: text, every key in it redacted, at most JOURNAL_BODY_BYTES of it, null when empty. */
 const bodyText = (body: unknown, redact: Redact): string | null => {
   const text = redact(
@@ -78,8 +76,8 @@ const requestHeaders = (headers: IncomingHttpHeaders, redact: Redact): Record<st
 })
 
 export interface JournalOptions {
-  /** The configured API keys: an entry shows each as `[redacted]`, wherever it appears. */
-  readonly keys: ReadonlyArray<string>
+  /** Shows each configured API key as `[redacted]`, wherever it appears in an entry. */
+  readonly redact: Redact
 }
 
 /**
@@ -90,8 +88,7 @@ export interface JournalOptions {
  * before an answer has no status and no answer. No configured key is kept, wherever it was sent:
  * a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
  */
-export const journalRequests = (journal: RequestJournal, { keys }: JournalOptions): Middleware<FaultState> => {
-  const redact = keyRedactor(keys)
+export const journalRequests = (journal: RequestJournal, { redact }: JournalOptions): Middleware<FaultState> => {
   return async (ctx, next) => {
     const started = Date.now()
     const startedAt = performance.now()

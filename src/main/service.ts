@@ -3,6 +3,7 @@ import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authentic
 import { buildApp } from '../../adapters/http/app.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
 import { createHttpServer } from '../../adapters/http/http-server.js'
+import { keyRedactor } from '../../adapters/http/key-redaction.js'
 import { petUseCases } from '../domain/use-cases.js'
 import type { Config } from './config.js'
 import { perKeySandboxes } from './sandboxes.js'
@@ -57,6 +58,7 @@ export const startService = async (config: Config, opened: Store): Promise<void>
   })
   const logger = pino({ level: config.logLevel }, destination)
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
+  const redact = keyRedactor(keys)
   let draining = false
   const shutdownBegun = new AbortController()
   const app = buildApp({
@@ -65,7 +67,7 @@ export const startService = async (config: Config, opened: Store): Promise<void>
     ...(config.sandboxes === 'per-key' && store.sandboxes !== undefined ? { sandboxes: perKeySandboxes(store.sandboxes) } : {}),
     health: { ready: store.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
-    redactedKeys: keys,
+    redact,
     logger,
     cursors: cursorCodec(config.cursorSecret),
     maxBodyBytes: config.maxBodyBytes,
@@ -75,7 +77,7 @@ export const startService = async (config: Config, opened: Store): Promise<void>
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
     ...(config.rateLimit === undefined ? {} : { rateLimit: { limit: config.rateLimit, counter: store.rateLimits } }),
   })
-  const server = createHttpServer(app, logger)
+  const server = createHttpServer(app, { logger, redact })
   // Clients connecting at once see the seeded store, not an empty one.
   await applySeed(config, store, logger, seedSettled)
 

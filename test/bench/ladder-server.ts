@@ -5,6 +5,7 @@ import { createRouter } from '../../adapters/http/app.js'
 import { authenticate } from '../../adapters/http/auth.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
 import { edge, isUnderApi } from '../../adapters/http/edge.js'
+import { redactNothing } from '../../adapters/http/key-redaction.js'
 import { registerPetRoutes } from '../../adapters/http/routes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { PET_STATUSES, type Pet } from '../../src/domain/pet.js'
@@ -49,7 +50,7 @@ const fromMap: Middleware = (ctx) => {
 
 const app = new Koa()
 app.silent = true
-if (at('edge')) app.use(edge(pino({ level: 'silent' })))
+if (at('edge')) app.use(edge({ logger: pino({ level: 'silent' }), redact: redactNothing }))
 if (at('auth')) app.use(authenticate(staticKeyAuthenticator([process.env.PETSTORE_API_KEYS ?? '']), (path) => isUnderApi(path)))
 if (at('router')) {
   const router = createRouter()

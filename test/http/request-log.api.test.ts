@@ -6,6 +6,7 @@ import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository
 import { assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { aNewPet } from '../support/pet-builder.js'
+import { rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, startApi, TEST_KEY } from '../support/start-api.js'
 
 const RequestLog = suite('Request logs and X-Request-Id')
@@ -31,6 +32,26 @@ RequestLog('writes one JSON line per request with method, route, status, duratio
       },
     )
     assert.type(line.durationMs, 'number')
+  } finally {
+    await api.close()
+  }
+})
+
+RequestLog('never logs or echoes an API key: one sent as X-Request-Id gets a new id, one in the path is redacted', async () => {
+  const log = capturedLogger()
+  const api = await startApi({ logger: log.logger })
+  try {
+    const asId = await api.request('GET', '/v1/pets', { headers: { 'x-request-id': OTHER_KEY } })
+    const withKey = await api.request('GET', `/v1/pets/${OTHER_KEY}`, { headers: { 'x-request-id': `trace-${TEST_KEY}` } })
+    for (const response of [asId, withKey]) assert.match(response.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/)
+    // The HTTP server's own answers too: a request without Host, refused before Koa sees it.
+    const refused = await rawExchange(api.baseUrl, `GET /v1/${TEST_KEY} HTTP/1.1\r\nX-Request-Id: ${TEST_KEY}\r\n\r\n`)
+    assert.match(refused.text, /^HTTP\/1\.1 400 .*\r\nX-Request-Id: [0-9a-f-]{36}\r\n/s)
+    const written = log.raw()
+    assert.is(log.lines().filter((line) => line.msg === 'request').length, 3)
+    assert.not.match(written, TEST_KEY)
+    assert.not.match(written, OTHER_KEY)
+    assert.match(written, '"path":"/v1/pets/[redacted]"')
   } finally {
     await api.close()
   }

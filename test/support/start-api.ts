@@ -5,6 +5,7 @@ import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { type AppOptions, buildApp, servedDocumentOf } from '../../adapters/http/app.js'
 import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../../adapters/http/http-server.js'
+import { keyRedactor } from '../../adapters/http/key-redaction.js'
 import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
@@ -171,7 +172,7 @@ export const startApi = async (
     useCases: petUseCases({ pets, idempotency: options.store?.shared.idempotency ?? options.idempotency ?? memoryIdempotencyStore() }),
     health: { ready: options.store?.ready ?? (() => TE.right(undefined)), draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
-    redactedKeys: [TEST_KEY, OTHER_KEY],
+    redact: keyRedactor([TEST_KEY, OTHER_KEY]),
     logger,
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
@@ -181,7 +182,7 @@ export const startApi = async (
   const app = buildApp(appOptions)
   const contract = servedDocumentOf(appOptions)
   const check = checkerFor(contract)
-  const server = createHttpServer(app, logger, options.limits ?? DEFAULT_SERVER_LIMITS)
+  const server = createHttpServer(app, { logger, redact: appOptions.redact, limits: options.limits ?? DEFAULT_SERVER_LIMITS })
   const baseUrl = await listen(server)
   return {
     baseUrl,
