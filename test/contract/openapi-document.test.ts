@@ -178,6 +178,31 @@ Derivation('refuses a feature it does not know, so that a misspelt marker cannot
 
 Derivation.run()
 
+/** Every `pattern` in a part of the document, its feature overrides included. */
+const patternsOf = (node: unknown): string[] => {
+  if (Array.isArray(node)) return node.flatMap(patternsOf)
+  if (typeof node !== 'object' || node === null) return []
+  return Object.entries(node).flatMap(([key, value]) => (key === 'pattern' && typeof value === 'string' ? [value] : patternsOf(value)))
+}
+
+/**
+ * A pattern made of the tokens JSON Schema recommends for interoperability (characters, classes and
+ * ranges, quantifiers, `^`, `$`, `(...)`, `|`): an escape only of punctuation, and no `(?` group.
+ * Not these: lookahead and lookbehind, `(?:`, named groups, `\d`, `\x21`, `\p{…}`, back-references,
+ * which validators and contract-test generators in other languages refuse or read otherwise.
+ */
+const INTEROPERABLE_PATTERN = /^(?:\\[^A-Za-z0-9]|\((?!\?)|[^\\(])*$/
+
+const Patterns = suite('The patterns of docs/openapi.yaml')
+
+Patterns('use only the regex tokens JSON Schema recommends for interoperability: no lookahead, no (?:, no \\x escape', () => {
+  const patterns = patternsOf(loadOpenApiDocument())
+  assert.ok(patterns.length > 0)
+  for (const pattern of patterns) assert.match(pattern, INTEROPERABLE_PATTERN, pattern)
+})
+
+Patterns.run()
+
 const Served = suite('GET /v1/openapi.json')
 
 Served('serves, without authentication, the document of its configuration', async () => {
