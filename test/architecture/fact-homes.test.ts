@@ -1,22 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
 import { KEY_IN_USE_RETRY_AFTER_SECONDS, RETRY_AFTER_SECONDS } from '../../adapters/http/error-response.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../../src/domain/list-pets.js'
+import { readDocuments } from '../support/documents.js'
 
 const ROOT = resolve(__dirname, '../../..')
-
-/** Every document a reader may take a fact from; the changelog is history, not a home. */
-const documents = (): ReadonlyArray<string> => {
-  const walk = (directory: string): string[] =>
-    readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(directory, entry.name)) : /\.(md|yaml)$/.test(entry.name) ? [join(directory, entry.name)] : [],
-    )
-  return [join(ROOT, 'README.md'), join(ROOT, 'CONTRIBUTING.md'), ...walk(join(ROOT, 'docs'))]
-}
 
 /** How each fact a client sees is written when it is stated (case-insensitive). */
 const FACTS: ReadonlyArray<{ readonly fact: string; readonly stated: RegExp }> = [
@@ -33,7 +25,7 @@ const FACTS: ReadonlyArray<{ readonly fact: string; readonly stated: RegExp }> =
 const Homes = suite('Each fact a client sees has one home in the docs')
 
 Homes('the body limit, the default and largest page sizes and each Retry-After are stated in at most two documents', () => {
-  const texts = documents().map((path) => ({ path: relative(ROOT, path), text: readFileSync(path, 'utf8') }))
+  const texts = readDocuments()
   assert.ok(texts.some(({ path }) => path === 'docs/openapi.yaml'))
   for (const { fact, stated } of FACTS) {
     const homes = texts.filter(({ text }) => stated.test(text)).map(({ path }) => path)
