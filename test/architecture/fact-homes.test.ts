@@ -20,19 +20,23 @@ const FACTS: ReadonlyArray<{ readonly fact: string; readonly stated: RegExp }> =
   { fact: 'the largest page size, 100', stated: /\bmaximum: 100\b|\b1 to 100\b|\b1\.\.100\b/i },
   { fact: 'Retry-After of a 503, 5 seconds', stated: /Retry-After`?:? 5\b|seconds, always 5\b/i },
   { fact: 'Retry-After of a 409, 1 second', stated: /Retry-After`?:? 1\b|seconds, always 1\b/i },
+  { fact: 'the fault names', stated: /`(?:fault=)?429`, `(?:fault=)?500`/ },
 ]
 
 const Homes = suite('Each fact a client sees has one home in the docs')
 
-Homes('the body limit, the default and largest page sizes and each Retry-After are stated in at most two documents', () => {
-  const texts = readDocuments()
-  assert.ok(texts.some(({ path }) => path === 'docs/openapi.yaml'))
-  for (const { fact, stated } of FACTS) {
-    const homes = texts.filter(({ text }) => stated.test(text)).map(({ path }) => path)
-    assert.ok(homes.includes('docs/openapi.yaml'), `${fact}: not in the contract`)
-    assert.ok(homes.length <= 2, `${fact} is stated in ${homes.length} documents: ${homes.join(', ')}`)
-  }
-})
+Homes(
+  'the body limit, the default and largest page sizes, each Retry-After and the fault names are stated in at most two documents',
+  () => {
+    const texts = readDocuments()
+    assert.ok(texts.some(({ path }) => path === 'docs/openapi.yaml'))
+    for (const { fact, stated } of FACTS) {
+      const homes = texts.filter(({ text }) => stated.test(text)).map(({ path }) => path)
+      assert.ok(homes.includes('docs/openapi.yaml'), `${fact}: not in the contract`)
+      assert.ok(homes.length <= 2, `${fact} is stated in ${homes.length} documents: ${homes.join(', ')}`)
+    }
+  },
+)
 
 Homes('the contract states the values the code names', () => {
   const contract = parse(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as {
