@@ -25,8 +25,16 @@ const changed = Math.max(
   ...SETTINGS.map((file) => statSync(join(ROOT, file)).mtimeMs),
 )
 if (changed > built) {
+  // Said on stderr, like tsc's report: stdout is the service's JSON log stream. A first build takes
+  // up to a minute, which must not look like a hang.
+  process.stderr.write('npm start: compiling the TypeScript sources into dist/ (the first time takes up to a minute)...\n')
+  const started = performance.now()
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
-  const compiled = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.json'], { cwd: ROOT, stdio: 'inherit' })
-  if (compiled.status !== 0) process.exit(compiled.status ?? 1)
+  const compiled = spawnSync(process.execPath, [tsc, '-b', 'tsconfig.json'], { cwd: ROOT, stdio: ['ignore', 2, 2] })
+  if (compiled.status !== 0) {
+    process.stderr.write('npm start: the compilation failed (above); the service was not started\n')
+    process.exit(compiled.status ?? 1)
+  }
+  process.stderr.write(`npm start: compiled in ${((performance.now() - started) / 1000).toFixed(1)} s; starting the service\n`)
 }
 await import(join(ROOT, 'dist/src/main/cli.js'))

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { readDocuments } from '../support/documents.js'
 
 const ROOT = resolve(__dirname, '../../..')
 const REMARK = resolve(ROOT, 'node_modules/.bin/remark')
@@ -20,3 +21,18 @@ Links('fails on a link to a heading or a file that does not exist', () => {
 })
 
 Links.run()
+
+/** A link followed by the same link, text and target, with only `and`, `or` or punctuation between. */
+const REPEATED_LINK = /\[([^\]]+)\]\(([^)\s]+)\)[\s,;]*(?:and|or)?\s*\[\1\]\(\2\)/
+
+const Repeats = suite('The links of README.md, CONTRIBUTING.md and docs/')
+
+Repeats('never give the same link twice in a row', () => {
+  const repeated = readDocuments().flatMap(({ path, text }) => {
+    const match = REPEATED_LINK.exec(text)
+    return match === null ? [] : [`${path}: ${match[0]}`]
+  })
+  assert.equal(repeated, [])
+})
+
+Repeats.run()

@@ -1,22 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
 import { KEY_IN_USE_RETRY_AFTER_SECONDS, RETRY_AFTER_SECONDS } from '../../adapters/http/error-response.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../../src/domain/list-pets.js'
+import { readDocuments } from '../support/documents.js'
 
 const ROOT = resolve(__dirname, '../../..')
-
-/** Every document a reader may take a fact from; the changelog is history, not a home. */
-const documents = (): ReadonlyArray<string> => {
-  const walk = (directory: string): string[] =>
-    readdirSync(directory, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(directory, entry.name)) : /\.(md|yaml)$/.test(entry.name) ? [join(directory, entry.name)] : [],
-    )
-  return [join(ROOT, 'README.md'), join(ROOT, 'CONTRIBUTING.md'), ...walk(join(ROOT, 'docs'))]
-}
 
 /** How each fact a client sees is written when it is stated (case-insensitive). */
 const FACTS: ReadonlyArray<{ readonly fact: string; readonly stated: RegExp }> = [
@@ -28,19 +20,23 @@ const FACTS: ReadonlyArray<{ readonly fact: string; readonly stated: RegExp }> =
   { fact: 'the largest page size, 100', stated: /\bmaximum: 100\b|\b1 to 100\b|\b1\.\.100\b/i },
   { fact: 'Retry-After of a 503, 5 seconds', stated: /Retry-After`?:? 5\b|seconds, always 5\b/i },
   { fact: 'Retry-After of a 409, 1 second', stated: /Retry-After`?:? 1\b|seconds, always 1\b/i },
+  { fact: 'the fault names', stated: /`(?:fault=)?429`, `(?:fault=)?500`/ },
 ]
 
 const Homes = suite('Each fact a client sees has one home in the docs')
 
-Homes('the body limit, the default and largest page sizes and each Retry-After are stated in at most two documents', () => {
-  const texts = documents().map((path) => ({ path: relative(ROOT, path), text: readFileSync(path, 'utf8') }))
-  assert.ok(texts.some(({ path }) => path === 'docs/openapi.yaml'))
-  for (const { fact, stated } of FACTS) {
-    const homes = texts.filter(({ text }) => stated.test(text)).map(({ path }) => path)
-    assert.ok(homes.includes('docs/openapi.yaml'), `${fact}: not in the contract`)
-    assert.ok(homes.length <= 2, `${fact} is stated in ${homes.length} documents: ${homes.join(', ')}`)
-  }
-})
+Homes(
+  'the body limit, the default and largest page sizes, each Retry-After and the fault names are stated in at most two documents',
+  () => {
+    const texts = readDocuments()
+    assert.ok(texts.some(({ path }) => path === 'docs/openapi.yaml'))
+    for (const { fact, stated } of FACTS) {
+      const homes = texts.filter(({ text }) => stated.test(text)).map(({ path }) => path)
+      assert.ok(homes.includes('docs/openapi.yaml'), `${fact}: not in the contract`)
+      assert.ok(homes.length <= 2, `${fact} is stated in ${homes.length} documents: ${homes.join(', ')}`)
+    }
+  },
+)
 
 Homes('the contract states the values the code names', () => {
   const contract = parse(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as {

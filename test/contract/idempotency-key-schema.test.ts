@@ -33,15 +33,32 @@ const serviceAccepts = async (value: string): Promise<boolean> => {
   return !(E.isLeft(result) && result.left._tag === 'InvalidParameter')
 }
 
+/** The characters that decide the form (`"`, `\`) or are refused. */
+const oddCharacter = fc.constantFrom('"', '\\', ' ', '\t', '\u007f', 'é', '\u{1F600}')
+/** Visible ASCII but `"` and `\`: what a quoted key holds. */
+const plainCharacter = fc
+  .integer({ min: 0x21, max: 0x7e })
+  .filter((code) => code !== 0x22 && code !== 0x5c)
+  .map((code) => String.fromCharCode(code))
 /** Mostly visible ASCII, with the characters that decide the form or are refused. */
 const keyCharacter = fc.oneof(
   { weight: 12, arbitrary: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)) },
   { weight: 2, arbitrary: fc.constant('"') },
-  { weight: 1, arbitrary: fc.constantFrom('\\', ' ', '\t', '\u007f', 'é', '\u{1F600}') },
+  { weight: 1, arbitrary: oddCharacter },
 )
 /** Short keys and keys around the limit of 255 (254 to 258 with the quotes). */
 const keyLength = fc.oneof(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 252, max: 258 }))
-const text = keyLength.chain((length) => fc.string({ unit: keyCharacter, minLength: length, maxLength: length }))
+/** Text a quoted key may hold, with one odd character or none: long keys that are valid, or wrong in one place. */
+const nearlyPlain = (length: number) =>
+  fc
+    .tuple(
+      fc.array(plainCharacter, { minLength: length, maxLength: length }),
+      fc.option(fc.tuple(fc.nat({ max: Math.max(0, length - 1) }), oddCharacter)),
+    )
+    .map(([characters, odd]) => (odd === null ? characters : characters.toSpliced(odd[0], 1, odd[1])).join(''))
+const text = keyLength.chain((length) =>
+  fc.oneof(fc.string({ unit: keyCharacter, minLength: length, maxLength: length }), nearlyPlain(length)),
+)
 const headerValue = fc.oneof(
   text,
   text.map((inside) => `"${inside}"`),
@@ -70,11 +87,26 @@ KeySchema('decides the edge cases as the service does', async () => {
     ['"a"', true],
     ['"a\\b"', true],
     ['a b', false],
+    ['"a', true],
+    ['"\\', true],
+    [`"${'a'.repeat(254)}"`, true],
+    [`"${'a'.repeat(253)}\\"`, false],
+    [`"${'a'.repeat(254)}`, true],
   ]
   for (const [value, accepted] of cases) {
     assert.is(await serviceAccepts(value), accepted, `service: ${value.slice(0, 12)}… (${value.length})`)
     assert.is(documentAccepts(value), accepted, `document: ${value.slice(0, 12)}… (${value.length})`)
   }
+})
+
+KeySchema('decides every value of up to 4 characters of a, ", \\ and space as the service does', async () => {
+  const values = ['']
+  let longest = ['']
+  for (let length = 1; length <= 4; length += 1) {
+    longest = longest.flatMap((prefix) => ['a', '"', '\\', ' '].map((character) => prefix + character))
+    values.push(...longest)
+  }
+  for (const value of values) assert.is(documentAccepts(value), await serviceAccepts(value), JSON.stringify(value))
 })
 
 KeySchema.run()

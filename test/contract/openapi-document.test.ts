@@ -20,7 +20,7 @@ interface Operation {
 interface Document {
   readonly info: { readonly version: string }
   readonly servers: ReadonlyArray<{ readonly url: string }>
-  readonly tags: ReadonlyArray<{ readonly name: string }>
+  readonly tags: ReadonlyArray<{ readonly name: string; readonly description?: string }>
   readonly paths: Record<string, Record<string, Operation | string>>
   readonly components: Record<string, Record<string, { readonly description?: string; readonly headers?: Record<string, unknown> }>>
 }
@@ -177,6 +177,64 @@ Derivation('refuses a feature it does not know, so that a misspelt marker cannot
 })
 
 Derivation.run()
+
+const Caching = suite('Cache-Control in docs/openapi.yaml')
+
+Caching('names, wherever it states the rule, exactly the operations whose answers are private, no-cache', () => {
+  const document = served({ sandboxes: true, faults: true })
+  const operations = Object.values(document.paths).flatMap((item) =>
+    Object.values(item).filter((operation): operation is Operation => typeof operation === 'object'),
+  )
+  const revalidating = operations
+    .filter((operation) =>
+      Object.values(operation.responses ?? {}).some(
+        (response) =>
+          (response.headers?.['Cache-Control'] as { $ref?: string } | undefined)?.$ref === '#/components/headers/CacheControlRevalidate',
+      ),
+    )
+    .map((operation) => operation.operationId ?? '?')
+  assert.equal(revalidating, ['listPets', 'getPet'])
+  const rules = document.tags
+    .find((tag) => tag.name === 'contract')
+    ?.description?.split(/\n(?=- )/)
+    .find((item) => item.includes('**Headers on every response:**'))
+  const headers = document.components.headers ?? {}
+  for (const [where, text] of [
+    ['the contract tag', rules],
+    ['CacheControl', headers.CacheControl?.description],
+    ['CacheControlRevalidate', headers.CacheControlRevalidate?.description],
+  ]) {
+    const named = operations.map((operation) => operation.operationId ?? '?').filter((id) => (text ?? '').includes(`\`${id}\``))
+    assert.equal(named, revalidating, where)
+  }
+})
+
+Caching.run()
+
+/** Every `pattern` in a part of the document, its feature overrides included. */
+const patternsOf = (node: unknown): string[] => {
+  if (Array.isArray(node)) return node.flatMap(patternsOf)
+  if (typeof node !== 'object' || node === null) return []
+  return Object.entries(node).flatMap(([key, value]) => (key === 'pattern' && typeof value === 'string' ? [value] : patternsOf(value)))
+}
+
+/**
+ * A pattern made of the tokens JSON Schema recommends for interoperability (characters, classes and
+ * ranges, quantifiers, `^`, `$`, `(...)`, `|`): an escape only of punctuation, and no `(?` group.
+ * Not these: lookahead and lookbehind, `(?:`, named groups, `\d`, `\x21`, `\p{…}`, back-references,
+ * which validators and contract-test generators in other languages refuse or read otherwise.
+ */
+const INTEROPERABLE_PATTERN = /^(?:\\[^A-Za-z0-9]|\((?!\?)|[^\\(])*$/
+
+const Patterns = suite('The patterns of docs/openapi.yaml')
+
+Patterns('use only the regex tokens JSON Schema recommends for interoperability: no lookahead, no (?:, no \\x escape', () => {
+  const patterns = patternsOf(loadOpenApiDocument())
+  assert.ok(patterns.length > 0)
+  for (const pattern of patterns) assert.match(pattern, INTEROPERABLE_PATTERN, pattern)
+})
+
+Patterns.run()
 
 const Served = suite('GET /v1/openapi.json')
 

@@ -65,6 +65,28 @@ Sandboxes(
   },
 )
 
+Sandboxes(
+  'When the reset is posted with a body, then the body is ignored, as the contract declares: any type, optional',
+  async ({ api }) => {
+    type Operation = { requestBody?: { required?: boolean; content?: Record<string, unknown> } }
+    const declared = (api.contract as { paths: Record<string, { post: Operation }> }).paths['/sandbox/reset']?.post.requestBody
+    assert.is(declared?.required, false)
+    assert.equal(Object.keys(declared?.content ?? {}), ['*/*'])
+    const bodies: ReadonlyArray<{ readonly body: unknown; readonly headers?: Record<string, string> }> = [
+      { body: aNewPet() },
+      { body: '{not json', headers: { 'content-type': 'application/json' } },
+      { body: 'reset, please', headers: { 'content-type': 'text/plain' } },
+      { body: new Uint8Array([0xff, 0x00, 0x1f]), headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'zstd' } },
+    ]
+    for (const { body, headers } of bodies) {
+      await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Before' }) })
+      const reset = await api.request('POST', '/v1/sandbox/reset', { body, ...(headers === undefined ? {} : { headers }) })
+      assert.is(reset.status, 204, JSON.stringify(headers))
+      assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
+    }
+  },
+)
+
 Sandboxes("When one key resets, then every other key's sandbox is untouched", async ({ api }) => {
   await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Theirs' }), key: OTHER_KEY })
   assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)

@@ -1,13 +1,36 @@
-import { writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { OTHER_KEY, send, TEST_KEY } from '../support/start-api.js'
 import { spawnService, START_SCRIPT, waitForUrl } from '../support/spawn-service.js'
 
 const Main = suite('npm start (src/main/main.ts)')
+
+/**
+ * A throwaway project laid out as npm start's script expects, with no build yet: its one source,
+ * src/main/cli.ts, compiled by the real TypeScript compiler. Returns the project's copy of the script.
+ */
+const unbuiltProject = (cliSource: string): { readonly script: string; readonly remove: () => void } => {
+  const project = mkdtempSync(join(tmpdir(), 'petstore-start-'))
+  for (const directory of ['scripts', 'src/main', 'adapters', 'test']) mkdirSync(join(project, directory), { recursive: true })
+  copyFileSync(START_SCRIPT, join(project, 'scripts/start.mjs'))
+  symlinkSync(resolve(__dirname, '../../../node_modules'), join(project, 'node_modules'))
+  writeFileSync(join(project, 'package-lock.json'), '{}')
+  const compilerOptions = {
+    rootDir: '.',
+    outDir: 'dist',
+    incremental: true,
+    tsBuildInfoFile: 'dist/.tsbuildinfo',
+    module: 'commonjs',
+    types: [],
+  }
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['src'] }))
+  writeFileSync(join(project, 'src/main/cli.ts'), cliSource)
+  return { script: join(project, 'scripts/start.mjs'), remove: () => rmSync(project, { recursive: true, force: true }) }
+}
 
 Main('When no keys are configured outside production, then it prints a generated key with a curl line once, on stderr', async () => {
   const service = spawnService({})
@@ -27,6 +50,36 @@ Main('npm start’s script, with the build current, runs the service and stops c
   service.child.kill('SIGTERM')
   assert.is(await service.exited, 0)
   assert.is(service.stderr(), '')
+})
+
+Main('npm start’s script, when it must compile, says so on stderr, and when it is done, leaving stdout to the log', async () => {
+  const project = unbuiltProject("console.log(JSON.stringify({ msg: 'listening' }))\n")
+  try {
+    // No coverage for the compiler's process: the tests measure the service's sources only.
+    const started = spawnService({ NODE_V8_COVERAGE: '' }, project.script)
+    assert.is(await started.exited, 0)
+    assert.is(started.stdout(), '{"msg":"listening"}\n')
+    assert.match(
+      started.stderr(),
+      /^npm start: compiling the TypeScript sources into dist\/ \(the first time takes up to a minute\)\.\.\.\n/,
+    )
+    assert.match(started.stderr(), /\nnpm start: compiled in [0-9]+\.[0-9] s; starting the service\n$/)
+  } finally {
+    project.remove()
+  }
+})
+
+Main('npm start’s script, when the sources do not compile, says so on stderr, with the errors, and does not start', async () => {
+  const project = unbuiltProject('const port: number = "8080"\n')
+  try {
+    const started = spawnService({ NODE_V8_COVERAGE: '' }, project.script)
+    assert.is.not(await started.exited, 0)
+    assert.is(started.stdout(), '')
+    assert.match(started.stderr(), "error TS2322: Type 'string' is not assignable to type 'number'")
+    assert.match(started.stderr(), /\nnpm start: the compilation failed \(above\); the service was not started\n$/)
+  } finally {
+    project.remove()
+  }
 })
 
 Main('When keys are configured, then it serves them and never prints them', async () => {
