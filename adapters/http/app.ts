@@ -106,7 +106,7 @@ export const buildApp = (options: AppOptions): Koa => {
   // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the sandboxes.
   const journal = options.sandboxes === undefined ? undefined : requestJournal()
   const scripts = options.sandboxes !== undefined && options.faults === true ? faultScripts() : undefined
-  registerIndexRoute(router, { metrics: options.metrics !== false })
+  registerIndexRoute(router, { metrics: options.metrics !== false, sandboxes: journal !== undefined, faultScripts: scripts !== undefined })
   registerHealthRoutes(router, options.health)
   registerDocsRoutes(router, servedDocumentOf(options))
   registerPetRoutes(router, {

@@ -1,36 +1,32 @@
 import type Router from '@koa/router'
 import { OPENAPI_PATH } from './docs-routes.js'
 import { INSPECTOR_PATH } from './inspector-routes.js'
-import { RESET_SANDBOX_ROUTE, SANDBOX_FAULTS_PATH, SANDBOX_REQUESTS_PATH, SANDBOX_RESET_PATH, SET_FAULT_SCRIPT_ROUTE } from './sandboxes.js'
+import { SANDBOX_FAULTS_PATH, SANDBOX_REQUESTS_PATH, SANDBOX_RESET_PATH } from './sandboxes.js'
 
 /**
  * `GET /`: where a person or a tool that found the service goes next. Outside /v1 and without a
  * key, like the health checks: it reveals nothing the contract does not. The sandboxes' addresses,
- * and their fault scripts', are listed only when those are on, which the router tells by their
- * routes' names; asked on the first GET /, since those routes are registered after this one.
+ * and their fault scripts', are listed only when those are on.
  */
-export const registerIndexRoute = (router: Router, { metrics }: { readonly metrics: boolean }): void => {
-  let index: string | undefined
-  const indexOf = (): string => {
-    const sandboxes = router.route(RESET_SANDBOX_ROUTE) !== false
-    const faultScripts = router.route(SET_FAULT_SCRIPT_ROUTE) !== false
-    return JSON.stringify({
-      service: 'Pet Store',
-      version: '1.0.0',
-      links: {
-        api: '/v1/pets',
-        contract: OPENAPI_PATH,
-        reference: '/docs',
-        liveness: '/healthz',
-        readiness: '/readyz',
-        ...(metrics ? { metrics: '/metrics' } : {}),
-        ...(sandboxes ? { inspector: INSPECTOR_PATH, sandboxReset: SANDBOX_RESET_PATH, sandboxRequests: SANDBOX_REQUESTS_PATH } : {}),
-        ...(faultScripts ? { sandboxFaults: SANDBOX_FAULTS_PATH } : {}),
-      },
-    })
-  }
+export const registerIndexRoute = (
+  router: Router,
+  { metrics, sandboxes, faultScripts }: { readonly metrics: boolean; readonly sandboxes: boolean; readonly faultScripts: boolean },
+): void => {
+  const index = JSON.stringify({
+    service: 'Pet Store',
+    version: '1.0.0',
+    links: {
+      api: '/v1/pets',
+      contract: OPENAPI_PATH,
+      reference: '/docs',
+      liveness: '/healthz',
+      readiness: '/readyz',
+      ...(metrics ? { metrics: '/metrics' } : {}),
+      ...(sandboxes ? { inspector: INSPECTOR_PATH, sandboxReset: SANDBOX_RESET_PATH, sandboxRequests: SANDBOX_REQUESTS_PATH } : {}),
+      ...(faultScripts ? { sandboxFaults: SANDBOX_FAULTS_PATH } : {}),
+    },
+  })
   router.get('/', (ctx) => {
-    index ??= indexOf()
     ctx.set('Cache-Control', 'no-store')
     ctx.type = 'application/json'
     ctx.body = index

@@ -15,9 +15,6 @@ import { jsonBody, type JsonBodyState } from './json-body.js'
 import { JOURNAL_SIZE, type RequestJournal } from './request-journal.js'
 
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
-/** The names of the routes that exist only with sandboxes, and with fault scripts: the contract's operationIds. */
-export const RESET_SANDBOX_ROUTE = 'resetSandbox'
-export const SET_FAULT_SCRIPT_ROUTE = 'setFaultScript'
 
 export interface SandboxState extends AuthState {
   /** The use cases of the caller's sandbox; absent when sandboxes are off. */
@@ -70,7 +67,7 @@ const journalLimitOf = (value: string | ReadonlyArray<string> | undefined): E.Ei
 export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scripts, maxBodyBytes }: SandboxRoutesOptions): void => {
   const sandboxOf = (ctx: Context): Client | undefined => (ctx.state as AuthState).client
 
-  router.post(RESET_SANDBOX_ROUTE, SANDBOX_RESET_PATH, async (ctx) => {
+  router.post('resetSandbox', SANDBOX_RESET_PATH, async (ctx) => {
     const client = sandboxOf(ctx)
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
     const result = await sandboxes.reset(client)()
@@ -101,7 +98,7 @@ export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scri
 
   if (scripts === undefined) return
 
-  router.put<JsonBodyState>(SET_FAULT_SCRIPT_ROUTE, SANDBOX_FAULTS_PATH, ...jsonBody(maxBodyBytes), (ctx) => {
+  router.put<JsonBodyState>(SANDBOX_FAULTS_PATH, ...jsonBody(maxBodyBytes), (ctx) => {
     const client = sandboxOf(ctx)
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
     const script = decodeScript(ctx.state.body)
