@@ -21,6 +21,9 @@ export interface EdgeOptions {
   readonly redact: Redact
 }
 
+/** The status logged and counted for a request whose connection ended before it had all arrived. */
+export const CONNECTION_LOST_STATUS = 499
+
 /** An incoming X-Request-Id is kept when it is short and plain enough to be safe in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 
@@ -102,7 +105,13 @@ export const edge = ({ logger, metrics, shutdown, redact }: EdgeOptions): Middle
     const matched = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
     const route = typeof matched === 'string' ? matched : undefined
     const failure = ctx.state.failure
-    const status = ctx.status
+    // The connection ended before the request had all arrived (the client gave up mid-upload): no
+    // answer could be sent. Logged and counted as 499, nginx's status for a request the client closed.
+    const lost = !ctx.req.complete && ctx.req.destroyed
+    // Unless the HTTP server itself answered it (a timeout, bytes that are not HTTP in its body),
+    // ending the connection with that answer: then its log line is the server's.
+    if (lost && ctx.req.socket.writableEnded && !ctx.res.headersSent) return
+    const status = lost ? CONNECTION_LOST_STATUS : ctx.status
     const elapsedMs = performance.now() - started
     const line: Record<string, unknown> = {
       requestId,
@@ -113,7 +122,8 @@ export const edge = ({ logger, metrics, shutdown, redact }: EdgeOptions): Middle
       durationMs: Math.round(elapsedMs * 1000) / 1000,
       keyId: ctx.state.client?.keyId ?? null,
     }
-    if (failure !== undefined) {
+    if (lost) line.failure = 'ConnectionLost'
+    else if (failure !== undefined) {
       line.failure = failure._tag
       if (failure._tag === 'Unauthorized') line.reason = failure.reason
       if (failure._tag === 'ForcedFailure') line.forced = true

@@ -44,10 +44,6 @@ const failureOf = (error: NodeJS.ErrnoException): HttpFailure => {
   return malformedRequest
 }
 
-/** Node keeps the response being written on the socket; once its headers are out, no other answer fits. */
-const responseStarted = (socket: Duplex): boolean =>
-  (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
-
 /** The headers of an answer Koa never sees, beside the failure's own: the same as on every answer, and a close. */
 const outsideHeaders = (json: string, requestId: string, { headers }: ErrorResponse): Record<string, string> => ({
   'Content-Type': 'application/json; charset=utf-8',
@@ -91,7 +87,7 @@ const hostFailureOf = (request: IncomingMessage): HttpFailure | undefined => {
  * fails on a connection, the answers of the requests it received whole are sent before its own.
  */
 const requestsInFlight = () => {
-  const requests = new WeakMap<Duplex, Set<IncomingMessage>>()
+  const requests = new WeakMap<Duplex, Map<IncomingMessage, ServerResponse>>()
   const waiting = new WeakMap<Duplex, () => void>()
   const answeredEarly = new WeakSet<Duplex>()
   return {
@@ -99,8 +95,8 @@ const requestsInFlight = () => {
       const socket = request.socket
       // A new request means the body of the one answered early was received whole.
       answeredEarly.delete(socket)
-      const ofSocket = requests.get(socket) ?? new Set()
-      requests.set(socket, ofSocket.add(request))
+      const ofSocket = requests.get(socket) ?? new Map<IncomingMessage, ServerResponse>()
+      requests.set(socket, ofSocket.set(request, response))
       // Answered before its body was all received: Node reads the rest and discards it.
       response.once('finish', () => void (request.complete || answeredEarly.add(socket)))
       response.once('close', () => {
@@ -108,8 +104,9 @@ const requestsInFlight = () => {
         if (ofSocket.size === 0) waiting.get(socket)?.()
       })
     },
-    /** Whether every request of the connection still in flight was received whole. */
-    allComplete: (socket: Duplex): boolean => [...(requests.get(socket) ?? [])].every((request) => request.complete),
+    /** The request of the connection in flight whose body is still arriving, with its response; none when all came whole. */
+    cutShort: (socket: Duplex): readonly [IncomingMessage, ServerResponse] | undefined =>
+      [...(requests.get(socket) ?? [])].find(([request]) => !request.complete),
     /** Runs `then` once every request of the connection in flight is answered: now, when none is. */
     afterAnswers: (socket: Duplex, then: () => void): void => {
       waiting.set(socket, then)
@@ -199,23 +196,29 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // Node's parser reports each later read of a failed connection again: it is answered once.
     if (inFlight.failing(socket)) return
-    // A connection reset by the client, or a response already started: nothing can be said any more.
-    // Nor after an answer given before its request's body had all arrived (a 401, a 415): the rest
-    // of that body timing out or breaking the parser must not be answered a second time.
+    // A connection reset by the client: nothing can be said any more. Nor after an answer given
+    // before its request's body had all arrived (a 401, a 415): the rest of that body timing out or
+    // breaking the parser must not be answered a second time.
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight.answeredEarly(socket)) return void socket.destroy()
     const failure = failureOf(error)
+    // The request whose body was still arriving when the connection failed, which Koa has begun.
+    const [request, response] = inFlight.cutShort(socket) ?? []
+    // Its client ended its side mid-body: it gave up. Not answered; the edge logs it (as lost).
+    if (request !== undefined && error.code === 'HPE_INVALID_EOF_STATE') return void socket.destroy()
+    // An answer of Koa's is being written: no other answer fits any more.
+    if (response?.headersSent === true) return void socket.destroy()
     const sendFailure = (): void => {
       if (!socket.writable) return
       const failed = toErrorResponse(failure)
-      const requestId = randomUUID()
+      // The id Koa gave the request cut short, so that its answer, its log line and its client agree.
+      const requestId = String(response?.getHeader('X-Request-Id') ?? randomUUID())
       socket.end(rawErrorResponse(failed, requestId))
-      log(requestId, undefined, failure, failed.body.status)
+      // Its one line: the edge leaves a request answered here to this line.
+      log(requestId, request, failure, failed.body.status)
     }
     // Requests received whole before the bad bytes (a create, pipelined GETs) are answered first:
     // a client must never be told 400 about a request that was carried out.
-    if (inFlight.allComplete(socket)) return inFlight.afterAnswers(socket, sendFailure)
-    // A request cut short by the failure can never be answered; if its answer began, the connection just ends.
-    if (responseStarted(socket)) return void socket.destroy()
+    if (request === undefined) return inFlight.afterAnswers(socket, sendFailure)
     sendFailure()
   })
   return server

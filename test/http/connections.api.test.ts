@@ -1,8 +1,12 @@
+import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { capturedLogger } from '../support/captured-logger.js'
 import { rawExchange } from '../support/raw-http.js'
+import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { DEFAULT_SERVER_LIMITS } from '../../adapters/http/http-server.js'
+import type { Authenticator } from '../../src/domain/authenticator.js'
 import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
 interface Context {
@@ -140,5 +144,80 @@ Connections(
     assert.match(text, /\r\nConnection: close\r\n/i)
   },
 )
+
+/** Resolves once `holds` is true, checking after each turn of the event loop; gives up (a failure) after a generous 10 s. */
+const until = async (holds: () => boolean, what: string): Promise<void> => {
+  const giveUpAt = performance.now() + 10_000
+  while (!holds()) {
+    if (performance.now() > giveUpAt) throw new Error(`never happened: ${what}`)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+Connections('When a client gives up mid-upload, then the request is logged once, as 499 ConnectionLost, and counted once', async () => {
+  const log = capturedLogger()
+  const keys = staticKeyAuthenticator([TEST_KEY])
+  // The service has read the request's head (and the start of its body) once it asks who the key is.
+  let authenticated = 0
+  const authenticator: Authenticator = { authenticate: (key) => (authenticated++, keys.authenticate(key)) }
+  const api = await startApi({ logger: log.logger, metrics: true, authenticator })
+  try {
+    const { hostname, port } = new URL(api.baseUrl)
+    for (const gives of ['half-closes', 'resets'] as const) {
+      const socket = connect(Number(port), hostname)
+      socket.on('error', () => undefined)
+      const [before, asked] = [log.lines().length, authenticated]
+      socket.write(createArriving(TEST_KEY, 100, '{"name":'))
+      // Once the service has the request (its body still arriving), the client gives up.
+      await until(() => authenticated > asked, 'the service read the request')
+      if (gives === 'half-closes') socket.end()
+      else socket.resetAndDestroy()
+      await until(
+        () =>
+          log
+            .lines()
+            .slice(before)
+            .some((line) => line.failure === 'ConnectionLost'),
+        'the request was logged',
+      )
+      // Everything the service logs for it: the line of the request, and nothing of the HTTP server's.
+      const lines = log
+        .lines()
+        .slice(before)
+        .filter((line) => line.msg === 'request')
+      assert.equal(
+        lines.map((line) => [line.method, line.path, line.status, line.failure]),
+        [['POST', '/v1/pets', 499, 'ConnectionLost']],
+        gives,
+      )
+    }
+    const metrics = (await api.request('GET', '/metrics', { key: false })).text
+    assert.match(metrics, 'petstore_http_requests_total{method="POST",route="/v1/pets",status="499"} 2')
+    assert.not.match(metrics, 'status="400"')
+  } finally {
+    await api.close()
+  }
+})
+
+Connections('When an upload stalls until the request timeout, then its 408 is its one log line, with its method and path', async () => {
+  const log = capturedLogger()
+  const limits = { ...DEFAULT_SERVER_LIMITS, headersTimeoutMs: 300, requestTimeoutMs: 300, connectionsCheckingIntervalMs: 50 }
+  const api = await startApi({ logger: log.logger, limits })
+  try {
+    const { text } = await rawExchange(api.baseUrl, createArriving(TEST_KEY, 100, '{"name":'))
+    assert.equal(statuses(text), [408])
+    const requestId = /\r\nX-Request-Id: (\S+)\r\n/i.exec(text)?.[1]
+    await until(() => log.lines().filter((line) => line.msg === 'request').length > 0, 'the request was logged')
+    // Koa's own line, had it been written, comes once the connection has closed, which it has.
+    await api.close()
+    const lines = log.lines().filter((line) => line.msg === 'request')
+    assert.equal(
+      lines.map((line) => [line.requestId, line.method, line.path, line.status, line.failure]),
+      [[requestId, 'POST', '/v1/pets', 408, 'RequestTimeout']],
+    )
+  } finally {
+    await api.close()
+  }
+})
 
 Connections.run()
