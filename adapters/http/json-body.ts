@@ -2,18 +2,13 @@ import { bodyParser } from '@koa/bodyparser'
 import type { Context, Middleware } from 'koa'
 import { type FailureState, sendFailure } from './error-response.js'
 import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType } from './http-failures.js'
-import { denotesInteger, memberLiteral, nestsDeeperThan } from './json-checks.js'
+import { nestsDeeperThan, withRoundedIntegersRefused } from './json-checks.js'
 
 /** Default largest request body accepted, in bytes (1 MiB; PETSTORE_MAX_BODY_BYTES). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 /** Deeper JSON than any pet needs is refused, so that nothing downstream recurses without bound. */
 export const MAX_JSON_DEPTH = 64
-
-/** The members of a body that must be integers: a literal that is not one must not be read as one. */
-const INTEGER_MEMBERS = ['categoryId']
-
-const EMPTY_BODY = 'the request body is empty; send a JSON object'
 
 /** Where jsonBody leaves the parsed and checked body for the route. */
 export interface JsonBodyState extends FailureState {
@@ -47,71 +42,80 @@ const isUtf8Charset = (charset: string): boolean => /^utf-?8$/i.test(charset)
 
 /**
  * Before the body is read: there is one, it is `application/json` (anything else is 415), and its
- * charset is UTF-8, the only one JSON has (RFC 8259 §8.1).
+ * charset is UTF-8, the only one JSON has (RFC 8259 §8.1). A content coding's name is
+ * case-insensitive (RFC 9110 §8.4.1) while the body parser's decoder (inflation) compares it exactly:
+ * it is given the name in lower case.
  */
-const acceptJson: Middleware<JsonBodyState> = async (ctx, next) => {
-  const type = ctx.is('application/json')
-  if (type === null || ctx.request.length === 0) return sendFailure(ctx, malformedJson(EMPTY_BODY))
-  if (type === false) return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
-  const charset = ctx.request.charset
-  if (charset !== '' && !isUtf8Charset(charset)) return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
-  await next()
-}
+const acceptJson =
+  (empty: string): Middleware<JsonBodyState> =>
+  async (ctx, next) => {
+    const type = ctx.is('application/json')
+    if (type === null || ctx.request.length === 0) return sendFailure(ctx, malformedJson(empty))
+    if (type === false) return sendFailure(ctx, unsupportedMediaType(`Content-Type must be application/json`))
+    const charset = ctx.request.charset
+    if (charset !== '' && !isUtf8Charset(charset)) return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
+    const coding = ctx.req.headers['content-encoding']
+    if (coding !== undefined) ctx.req.headers['content-encoding'] = coding.trim().toLowerCase()
+    await next()
+  }
 
 /** A digit followed by a point or an exponent: the text may hold a number literal that is not an integer. */
 const FRACTION_OR_EXPONENT = /\d[.eE]/
 
-/**
- * An integer member whose literal does not denote an integer (`0.99999999999999999`, which
- * JSON.parse rounds to 1) is read as NaN, which no integer rule accepts: no integer field takes a
- * number the client did not write.
- */
-const withExactIntegers = (body: Record<string, unknown>, text: string): Record<string, unknown> => {
-  if (!FRACTION_OR_EXPONENT.test(text)) return body
-  for (const name of INTEGER_MEMBERS) {
-    if (!Number.isInteger(body[name])) continue
-    const literal = memberLiteral(text, name)
-    if (literal !== undefined && !denotesInteger(literal)) body[name] = Number.NaN
-  }
-  return body
+/** U+FFFD written as an escape, in either case (or a backslash escaped before such text, which the walk tells apart). */
+const ESCAPED_REPLACEMENT = /\\u[fF][fF][fF][dD]/
+
+/** Whether a parsed JSON value holds U+FFFD in any string, member names included. */
+const holdsReplacement = (value: unknown): boolean => {
+  if (typeof value === 'string') return value.includes('\uFFFD')
+  if (typeof value !== 'object' || value === null) return false
+  return Object.entries(value).some(([name, member]) => name.includes('\uFFFD') || holdsReplacement(member))
 }
+
+/** Why a body holding U+FFFD is refused, whether written as the character or as its escape. */
+const REPLACEMENT_REFUSED = 'the body is not valid UTF-8 (or holds U+FFFD, which stands for bytes that are not)'
 
 /**
  * After the parse: what JSON.parse accepts but the service refuses. The text decoder replaces bytes
- * that are not UTF-8 with U+FFFD, so a body holding U+FFFD is refused: the replacement cannot be told
- * apart from bytes that were never text (docs/adr/0401-koa-bodyparser-reads-the-body-the-refusals-are-checks-around-it.md). Nesting deeper
- * than MAX_JSON_DEPTH is refused; integer members are read exactly.
+ * that are not UTF-8 with U+FFFD, so a body holding U+FFFD is refused, written as the character or
+ * as its escape alike: the replacement cannot be told apart from bytes that were never text
+ * (docs/adr/0401-koa-bodyparser-reads-the-body-the-refusals-are-checks-around-it.md). Nesting deeper
+ * than MAX_JSON_DEPTH is refused. A number the parse rounds to an integer it does not denote is read
+ * as one no integer rule accepts, at any depth: every integer the service reads is one the client wrote.
  */
-const checkJson: Middleware<JsonBodyState> = async (ctx, next) => {
-  // The parser's onError has answered already.
-  if (ctx.state.failure !== undefined) return
-  const text = ctx.request.rawBody
-  const parsed = ctx.request.body
-  // An empty body can also arrive chunked, or compressed; it is only known once read.
-  if (text === '' || text === undefined) return sendFailure(ctx, malformedJson(EMPTY_BODY))
-  if (text.includes('\uFFFD'))
-    return sendFailure(ctx, malformedJson('the body is not valid UTF-8 (or holds U+FFFD, which stands for bytes that are not)'))
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
-  ctx.state.body =
-    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? withExactIntegers(parsed as Record<string, unknown>, text)
-      : parsed
-  await next()
-}
+const checkJson =
+  (empty: string): Middleware<JsonBodyState> =>
+  async (ctx, next) => {
+    // The parser's onError has answered already.
+    if (ctx.state.failure !== undefined) return
+    const text = ctx.request.rawBody
+    // An empty body can also arrive chunked, or compressed; it is only known once read.
+    if (text === '' || text === undefined) return sendFailure(ctx, malformedJson(empty))
+    if (text.includes('\uFFFD')) return sendFailure(ctx, malformedJson(REPLACEMENT_REFUSED))
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
+    if (ESCAPED_REPLACEMENT.test(text) && holdsReplacement(ctx.request.body)) return sendFailure(ctx, malformedJson(REPLACEMENT_REFUSED))
+    const exact = FRACTION_OR_EXPONENT.test(text) ? withRoundedIntegersRefused(text) : undefined
+    ctx.state.body = exact === undefined ? ctx.request.body : (JSON.parse(exact) as unknown)
+    await next()
+  }
 
 /**
  * The middleware that reads a JSON request body into ctx.state.body, read and parsed once, by
  * @koa/bodyparser: at most `limitBytes` of it (after decoding its Content-Encoding: identity, gzip,
- * deflate or br), with the checks placed around it.
+ * deflate or br), with the checks placed around it. `expected` names what the route takes, for the
+ * message that answers an empty body.
  */
-export const jsonBody = (limitBytes: number): ReadonlyArray<Middleware<JsonBodyState>> => [
-  acceptJson,
-  bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: limitBytes,
-    // Any JSON value: what is not an object is the domain's to refuse, with its own message.
-    jsonStrict: false,
-    onError: (error: Error, ctx: Context) => sendFailure(ctx, fromReadError(error, limitBytes)),
-  }),
-  checkJson,
-]
+export const jsonBody = (limitBytes: number, expected: string): ReadonlyArray<Middleware<JsonBodyState>> => {
+  const empty = `the request body is empty; send ${expected}`
+  return [
+    acceptJson(empty),
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: limitBytes,
+      // Any JSON value: what is not an object is the domain's to refuse, with its own message.
+      jsonStrict: false,
+      onError: (error: Error, ctx: Context) => sendFailure(ctx, fromReadError(error, limitBytes)),
+    }),
+    checkJson(empty),
+  ]
+}

@@ -30,49 +30,38 @@ export const denotesInteger = (literal: string): boolean => {
   return exponent - fractionDigits + trailingZeros >= 0
 }
 
-const isSpace = (code: number): boolean => code === 32 || code === 10 || code === 13 || code === 9
-
 /** Characters a JSON number literal is made of. */
 const isNumberCharacter = (code: number): boolean =>
   (code >= 48 && code <= 57) || code === 45 || code === 43 || code === 46 || code === 101 || code === 69
 
+/** A number no integer rule accepts, written where the client wrote one that only rounds to an integer. */
+export const NOT_AN_INTEGER = '0.5'
+
 /**
- * The literal of the number that member `name` of a top-level JSON object has, as written: the
- * last one when the name is repeated (JSON.parse keeps the last), undefined when that value is not
- * a number. `text` must be JSON that JSON.parse has accepted: this only finds the member, keeping
- * track of strings (whose contents are never structure) and of nesting, without checking syntax.
+ * JSON `text` (already accepted by JSON.parse) with each number literal that JSON.parse would round
+ * to an integer it does not denote (`0.99999999999999999` to 1, `1e-400` to 0) written as
+ * NOT_AN_INTEGER, so that no integer the service reads, at any depth, is a number the client did
+ * not write; undefined when the text holds none. Strings are skipped, never rewritten.
  */
-export const memberLiteral = (text: string, name: string): string | undefined => {
-  let depth = 0
-  let key: string | undefined
-  let literal: string | undefined
+export const withRoundedIntegersRefused = (text: string): string | undefined => {
+  let rewritten = ''
+  let copiedUpTo = 0
   for (let at = 0; at < text.length; at += 1) {
     const code = text.charCodeAt(at)
     if (code === 34) {
-      const start = at
-      let escaped = false
-      for (at += 1; text.charCodeAt(at) !== 34; at += 1) {
-        if (text.charCodeAt(at) === 92) {
-          escaped = true
-          at += 1
-        }
-      }
-      // A string at depth 1 is a key when a colon follows; its escapes are JSON.parse's to decode.
-      let after = at + 1
-      while (isSpace(text.charCodeAt(after))) after += 1
-      if (depth === 1 && text.charCodeAt(after) === 58) {
-        key = escaped ? (JSON.parse(text.slice(start, at + 1)) as string) : text.slice(start + 1, at)
-      }
-    } else if (code === 123 || code === 91) depth += 1
-    else if (code === 125 || code === 93) depth -= 1
-    else if (depth === 1 && key === name && (code === 45 || (code >= 48 && code <= 57))) {
+      for (at += 1; text.charCodeAt(at) !== 34; at += 1) if (text.charCodeAt(at) === 92) at += 1
+    } else if (code === 45 || (code >= 48 && code <= 57)) {
       const start = at
       while (at < text.length && isNumberCharacter(text.charCodeAt(at))) at += 1
-      literal = text.slice(start, at)
+      const literal = text.slice(start, at)
+      if (Number.isInteger(Number(literal)) && !denotesInteger(literal)) {
+        rewritten += text.slice(copiedUpTo, start) + NOT_AN_INTEGER
+        copiedUpTo = at
+      }
       at -= 1
-    } else if (code === 44 && depth === 1) key = undefined
+    }
   }
-  return literal
+  return copiedUpTo === 0 ? undefined : rewritten + text.slice(copiedUpTo)
 }
 
 /**

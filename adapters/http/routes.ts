@@ -50,26 +50,32 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     sendCacheable(ctx, JSON.stringify(result.right.pets), link)
   })
 
-  router.post<OperationState>('createPet', PETS_ROUTE, ...first('createPet'), ...jsonBody(maxBodyBytes), async (ctx) => {
-    const body = ctx.state.body
-    const key = ctx.headers['idempotency-key']
-    const client = ctx.state.client
-    const result =
-      typeof key === 'string' && client !== undefined
-        ? await useCasesOf(ctx).createPetIdempotently({
-            client: client.scope,
-            key: idempotencyKeyOf(key),
-            fingerprint: bodyFingerprint(body),
-            body,
-          })()
-        : await useCasesOf(ctx).createPet(body)()
-    if (E.isLeft(result)) return sendFailure(ctx, result.left)
-    const pet = result.right
-    ctx.status = 201
-    ctx.set('Location', `/v1/pets/${pet.id}`)
-    ctx.set('Content-Type', JSON_TYPE)
-    ctx.body = JSON.stringify(pet)
-  })
+  router.post<OperationState>(
+    'createPet',
+    PETS_ROUTE,
+    ...first('createPet'),
+    ...jsonBody(maxBodyBytes, 'a JSON object (a NewPet)'),
+    async (ctx) => {
+      const body = ctx.state.body
+      const key = ctx.headers['idempotency-key']
+      const client = ctx.state.client
+      const result =
+        typeof key === 'string' && client !== undefined
+          ? await useCasesOf(ctx).createPetIdempotently({
+              client: client.scope,
+              key: idempotencyKeyOf(key),
+              fingerprint: bodyFingerprint(body),
+              body,
+            })()
+          : await useCasesOf(ctx).createPet(body)()
+      if (E.isLeft(result)) return sendFailure(ctx, result.left)
+      const pet = result.right
+      ctx.status = 201
+      ctx.set('Location', `/v1/pets/${pet.id}`)
+      ctx.set('Content-Type', JSON_TYPE)
+      ctx.body = JSON.stringify(pet)
+    },
+  )
 
   router.get<OperationState>('getPet', PET_ROUTE, ...first('getPet'), async (ctx) => {
     const result = await useCasesOf(ctx).getPet(ctx.params.petId ?? '')()

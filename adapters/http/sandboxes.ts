@@ -98,7 +98,7 @@ export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scri
 
   if (scripts === undefined) return
 
-  router.put<JsonBodyState>(SANDBOX_FAULTS_PATH, ...jsonBody(maxBodyBytes), (ctx) => {
+  router.put<JsonBodyState>(SANDBOX_FAULTS_PATH, ...jsonBody(maxBodyBytes, 'a JSON array of fault rules'), (ctx) => {
     const client = sandboxOf(ctx)
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
     const script = decodeScript(ctx.state.body)

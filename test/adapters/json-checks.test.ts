@@ -1,13 +1,13 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { denotesInteger, memberLiteral, nestsDeeperThan } from '../../adapters/http/json-checks.js'
+import { denotesInteger, NOT_AN_INTEGER, nestsDeeperThan, withRoundedIntegersRefused } from '../../adapters/http/json-checks.js'
 
 /**
  * The checks around the body parser, against references: exact arithmetic on BigInt for the literal
  * rule, generated JSON and its value for finding a member's literal and for the nesting depth.
  */
-const JsonChecks = suite("JSON body checks: integer literals, a member's literal, nesting depth")
+const JsonChecks = suite('JSON body checks: integer literals, rounded integers, nesting depth')
 
 const RUNS = 2000
 
@@ -58,32 +58,43 @@ JsonChecks('denotesInteger agrees with exact arithmetic on any literal', () => {
 const depthOf = (value: unknown): number =>
   typeof value === 'object' && value !== null ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0
 
-JsonChecks('memberLiteral finds the literal of a top-level member as written, the last when repeated, wherever it stands', () => {
-  fc.assert(
-    fc.property(
-      fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
-      literal,
-      fc.nat(),
-      fc.constantFrom('', ' ', '\n  ', '\t'),
-      fc.boolean(),
-      (others, number, at, spaces, escapeName) => {
-        const entries = Object.entries(others).filter(([key]) => key !== 'n' && key !== '__proto__')
-        const index = at % (entries.length + 1)
-        const name = escapeName ? '"\\u006e"' : '"n"'
-        const members = entries.map(([key, value]) => `${JSON.stringify(key)}:${spaced(value, spaces)}`)
-        members.splice(index, 0, `${name}${spaces}:${spaces}${number.text}`)
-        const text = `{${spaces}${members.join(`,${spaces}`)}${spaces}}`
-        JSON.parse(text)
-        assert.is(memberLiteral(text, 'n'), number.text, text)
-      },
-    ),
-    { numRuns: RUNS },
-  )
-  assert.is(memberLiteral('{"n":1,"n":0.99999999999999999}', 'n'), '0.99999999999999999')
-  assert.is(memberLiteral('{"n":"1.5","x":{"n":2.5},"y":["n",3.5]}', 'n'), undefined)
-  assert.is(memberLiteral('{"s":"\\"n\\":1.5","n":2}', 'n'), '2')
-  assert.is(memberLiteral('{"n":null}', 'n'), undefined)
-})
+JsonChecks(
+  'withRoundedIntegersRefused rewrites exactly the literals the parse rounds to an integer they do not denote, at any depth',
+  () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(literal, fc.jsonValue({ maxDepth: 2 })), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('', ' ', '\n  '),
+        (members, spaces) => {
+          // Each literal in a member of its own, beside any JSON (strings holding number-like text among it).
+          const text = `[${members.map(([number, other], index) => `{"n${index}":${number.text},"o":${spaced(other, spaces)},"s":"${number.text}"}`).join(',')}]`
+          const expected = members.map(([number]) =>
+            Number.isInteger(Number(number.text)) && !isIntegerExactly(number) ? Number(NOT_AN_INTEGER) : Number(number.text),
+          )
+          const rewritten = withRoundedIntegersRefused(text)
+          const read = JSON.parse(rewritten ?? text) as ReadonlyArray<Record<string, unknown>>
+          assert.equal(
+            read.map((member, index) => member[`n${index}`]),
+            expected,
+            text,
+          )
+          assert.equal(
+            read.map((member) => [member.o, member.s]),
+            (JSON.parse(text) as ReadonlyArray<Record<string, unknown>>).map((member) => [member.o, member.s]),
+          )
+          assert.is(
+            rewritten === undefined,
+            expected.every((value, index) => Object.is(value, Number(members[index]?.[0].text))),
+            text,
+          )
+        },
+      ),
+      { numRuns: RUNS },
+    )
+    assert.is(withRoundedIntegersRefused('0.99999999999999999'), NOT_AN_INTEGER)
+    assert.is(withRoundedIntegersRefused('{"a":"0.99999999999999999","b":1.0}'), undefined)
+  },
+)
 
 JsonChecks('nestsDeeperThan counts arrays and objects in JSON text, a top-level one as one level, never inside strings', () => {
   fc.assert(

@@ -238,6 +238,33 @@ Script('a delay on a keyed create is listed in Preference-Applied only when it r
   assert.is(refused.headers.get('preference-applied'), null)
 })
 
+Script(
+  'Every integer of a rule is one the client wrote: a number that only rounds to one is refused, naming the field',
+  async ({ api }) => {
+    for (const [field, literal] of [
+      ['times', '0.99999999999999999'],
+      ['retryAfter', '1e-400'],
+      ['delay', '9007199254740990.9'],
+    ] as const) {
+      const body = `[{"operation":"createPet","fault":"503","times":1,"${field}":${literal}}]`.replace('"times":1,"times"', '"times"')
+      const response = await api.request('PUT', '/v1/sandbox/faults', { body, headers: { 'content-type': 'application/json' } })
+      assert.match(assertError(response, 400, 'invalid_body'), `${field}: must be an integer`, literal)
+    }
+    assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+    // A literal that denotes an integer exactly is one, however written.
+    const exact = await api.request('PUT', '/v1/sandbox/faults', {
+      body: '[{"operation":"createPet","fault":"503","times":2.0,"retryAfter":1e1}]',
+      headers: { 'content-type': 'application/json' },
+    })
+    assert.equal(exact.body, [{ operation: 'createPet', fault: '503', times: 2, retryAfter: 10 }])
+  },
+)
+
+Script('When a script is sent empty, then 400 invalid_json saying to send an array of rules', async ({ api }) => {
+  const response = await api.request('PUT', '/v1/sandbox/faults', { body: '', headers: { 'content-type': 'application/json' } })
+  assert.is(assertError(response, 400, 'invalid_json'), 'the request body is empty; send a JSON array of fault rules')
+})
+
 Script.run()
 
 const Logged = suite('Sandbox faults in the log')
