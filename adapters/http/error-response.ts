@@ -157,6 +157,8 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(408, 'request_timeout', 'the request was not received in time; the connection is closed')
     case 'HeadersTooLarge':
       return response(431, 'headers_too_large', 'the request headers are too large')
+    case 'TooManyHeaderFields':
+      return response(431, 'headers_too_large', `the request has more than ${failure.max} header fields`)
     case 'MalformedRequest':
       return response(400, 'bad_request', 'the request is not valid HTTP/1.1')
     case 'MissingHost':

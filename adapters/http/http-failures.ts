@@ -12,6 +12,7 @@ export type HttpFailure =
   | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds: number }
   | { readonly _tag: 'RequestTimeout' }
   | { readonly _tag: 'HeadersTooLarge' }
+  | { readonly _tag: 'TooManyHeaderFields'; readonly max: number }
   | { readonly _tag: 'MalformedRequest' }
   | { readonly _tag: 'MissingHost' }
   | { readonly _tag: 'InvalidHost'; readonly problem: string }
@@ -41,6 +42,7 @@ export const methodNotAllowed = (method: string, allow: ReadonlyArray<string>): 
 export const internalError: HttpFailure = { _tag: 'InternalError' }
 export const requestTimeout: HttpFailure = { _tag: 'RequestTimeout' }
 export const headersTooLarge: HttpFailure = { _tag: 'HeadersTooLarge' }
+export const tooManyHeaderFields = (max: number): HttpFailure => ({ _tag: 'TooManyHeaderFields', max })
 export const malformedRequest: HttpFailure = { _tag: 'MalformedRequest' }
 export const missingHost: HttpFailure = { _tag: 'MissingHost' }
 export const invalidHost = (problem: string): HttpFailure => ({ _tag: 'InvalidHost', problem })

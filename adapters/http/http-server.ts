@@ -15,6 +15,7 @@ import {
   malformedRequest,
   missingHost,
   requestTimeout,
+  tooManyHeaderFields,
   tunnelRefused,
 } from './http-failures.js'
 
@@ -70,9 +71,20 @@ const requestIdFrom = (request: IncomingMessage, redact: Redact): string => {
 /** RFC 3986's host (an IP literal in brackets, or a name of its characters) and an optional port. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]+)(?::[0-9]*)?$/
 
-/** Why the request's Host is refused (RFC 9112 §3.2), or undefined when it is acceptable. */
-const hostFailureOf = (request: IncomingMessage): HttpFailure | undefined => {
+/**
+ * The most header fields a request may have: Node's default count. Node keeps only the first
+ * `maxHeadersCount` and drops the rest unseen, so the server keeps one more, and a request that has
+ * it is refused: a second Authorization or Host after 2,000 other fields must not pass unseen.
+ */
+export const MAX_HEADER_FIELDS = 2000
+
+/**
+ * Why the request's head is refused, or undefined when it is acceptable: too many header fields
+ * (431), or a Host that is missing, repeated or not `host[:port]` (400, RFC 9112 §3.2).
+ */
+const headFailureOf = (request: IncomingMessage): HttpFailure | undefined => {
   const lines = request.rawHeaders
+  if (lines.length > 2 * MAX_HEADER_FIELDS) return tooManyHeaderFields(MAX_HEADER_FIELDS)
   let hosts = 0
   for (let index = 0; index < lines.length; index += 2) if (lines[index]?.length === 4 && lines[index]?.toLowerCase() === 'host') hosts += 1
   const host = request.headers.host
@@ -177,8 +189,8 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
     },
     (request, response) => {
       inFlight.track(request, response)
-      const hostFailure = hostFailureOf(request)
-      if (hostFailure !== undefined) return answer(request, response, hostFailure)
+      const headFailure = headFailureOf(request)
+      if (headFailure !== undefined) return answer(request, response, headFailure)
       // Koa's handler answers its own failures; nothing is left for the returned promise to report.
       void handle(request, response)
     },
@@ -186,6 +198,7 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
   // Node's own switch for a request whose client half-closed (not an option of createServer): the
   // request is answered, then the connection ends.
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
+  server.maxHeadersCount = MAX_HEADER_FIELDS + 1
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => answer(request, response, expectationFailed))
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const requestId = requestIdFrom(request, redact)

@@ -3,7 +3,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { capturedLogger, type CapturedLogger } from '../support/captured-logger.js'
 import { parseRawResponse, rawExchange } from '../support/raw-http.js'
-import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
+import { MAX_HEADER_FIELDS } from '../../adapters/http/http-server.js'
+import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
 interface Context {
   api: RunningApi
@@ -127,6 +128,26 @@ NodeAnswers(
       }
     }
     assert.is(((await api.request('GET', '/v1/pets?limit=100')).body as unknown[]).length, 30)
+  },
+)
+
+NodeAnswers(
+  'When a request has more than 2000 header fields, then 431 headers_too_large: a second Authorization or Host past them cannot pass unseen',
+  async ({ api, log }) => {
+    const fields = (count: number): string => Array.from({ length: count }, (_, index) => `X-${index}: a\r\n`).join('')
+    const head = `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n`
+    for (const last of [`Authorization: Bearer ${OTHER_KEY}\r\n`, 'Host: y\r\n', 'X-Last: a\r\n']) {
+      const { text } = await rawExchange(api.baseUrl, `${head}${fields(MAX_HEADER_FIELDS - 2)}${last}\r\n`)
+      assertJsonError(text, 431, 'headers_too_large')
+      assert.match(text, `more than ${MAX_HEADER_FIELDS} header fields`)
+    }
+    assert.equal(
+      requestLines(log).map((line) => [line.method, line.path, line.status, line.failure]),
+      Array.from({ length: 3 }, () => ['GET', '/v1/pets', 431, 'TooManyHeaderFields']),
+    )
+    // Exactly 2000 fields are a request like any other.
+    const { text } = await rawExchange(api.baseUrl, `${head}${fields(MAX_HEADER_FIELDS - 3)}Connection: close\r\n\r\n`)
+    assert.is(parseRawResponse(text).status, 200)
   },
 )
 
