@@ -6,6 +6,8 @@ const DOMAIN_MESSAGE = 'src/domain is pure: it may import only fp-ts, io-ts and 
 const PORTS_MESSAGE = 'src/ports holds the ports around the domain: it may import only fp-ts, io-ts, the domain and its own modules.'
 const ADAPTER_MESSAGE =
   'An adapter depends on the domain and src/ports only, never on another adapter or on the composition root (src/main).'
+const TEST_TARGET_MESSAGE =
+  'The test target is a second driver built on the HTTP adapter: it depends on the domain, src/ports and adapters/http only, never on another adapter or on src/main.'
 
 export default [
   {
@@ -33,6 +35,23 @@ export default [
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:domain|ports)/(?!.*\\.\\./))', message: ADAPTER_MESSAGE }] },
+      ],
+    },
+  },
+  {
+    // The HTTP adapter mounts it through one interface (adapters/http/extension.ts) and never imports it.
+    files: ['adapters/test-target/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./|http/[^/]+$)|^\\.\\./\\.\\./(?!src/(?:domain|ports)/(?!.*\\.\\./))',
+              message: TEST_TARGET_MESSAGE,
+            },
+          ],
+        },
       ],
     },
   },

@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http'
 import Router from '@koa/router'
-import Koa, { type Context, type Middleware } from 'koa'
+import Koa, { type Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { Authenticator } from '../../src/domain/authenticator.js'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
@@ -11,29 +11,24 @@ import { type CorsOrigins, corsFor } from './cors.js'
 import { sendFailure } from './error-response.js'
 import { type HealthOptions, registerHealthRoutes } from './health-routes.js'
 import { registerIndexRoute } from './index-route.js'
-import { registerInspectorRoutes } from './inspector-routes.js'
 import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
 import { edge, isUnderApi } from './edge.js'
-import { faultScripts } from './fault-script.js'
-import { faults } from './faults.js'
-import { journalRequests, requestJournal } from './request-journal.js'
+import type { AppExtension } from './extension.js'
 import type { Redact } from './key-redaction.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
 import { registerPetRoutes } from './routes.js'
-import type { Sandboxes } from '../../src/ports/sandboxes.js'
-import { chooseSandbox, registerSandboxRoutes, SANDBOX_REQUESTS_PATH } from './sandboxes.js'
 
 export interface AppOptions {
-  /** The use cases every key shares, unless `sandboxes` gives each key its own. */
+  /** The use cases every key shares, unless the test target gives each key a sandbox of its own. */
   readonly useCases: PetUseCases
-  /** Per-key sandboxes, with POST /v1/sandbox/reset; off when omitted. */
-  readonly sandboxes?: Sandboxes
+  /** The test target (adapters/test-target), mounted when given; nothing of it runs otherwise. */
+  readonly testTarget?: AppExtension
   readonly authenticator: Authenticator
-  /** Hides the API keys `authenticator` knows wherever a request shows them: the log, request ids, the journal. */
+  /** Hides the API keys `authenticator` knows wherever a request shows them: the log and request ids. */
   readonly redact: Redact
   readonly logger: Logger
   /** Shared by every instance behind one load balancer; random per process when omitted. */
@@ -49,18 +44,17 @@ export interface AppOptions {
   readonly rateLimit?: { readonly limit: number; readonly counter: RateLimitCounter }
   /** GET /metrics in the Prometheus format; on unless false. */
   readonly metrics?: boolean
-  /** Clients may force failures and delays of the pet operations with `Prefer`; off unless true. */
-  readonly faults?: boolean
-  /** Aborted when shutdown begins: forced delays end at once, and every answer closes its connection. */
+  /** Aborted when shutdown begins: the last answer of each connection closes it. */
   readonly shutdown?: AbortSignal
 }
 
-/** The contract this configuration serves at /v1/openapi.json: the parts of features that are off are left out. */
-export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | 'faults' | 'sandboxes'>): Record<string, unknown> =>
-  servedOpenApiDocument(options.openApiDocument ?? loadOpenApiDocument(), {
-    sandboxes: options.sandboxes !== undefined,
-    faults: options.faults === true,
-  })
+/** The contract this configuration serves at /v1/openapi.json: with the test target's part only when it is mounted. */
+export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | 'testTarget'>): Record<string, unknown> => {
+  const document = options.openApiDocument ?? loadOpenApiDocument()
+  return options.testTarget === undefined
+    ? servedOpenApiDocument(document, { sandboxes: false, faults: false })
+    : options.testTarget.contract(document)
+}
 
 /** The order `Allow` lists methods in, whatever order the routes were declared in. */
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
@@ -102,30 +96,17 @@ export const createRouter = (): Router => new Router({ sensitive: true, strict: 
 /** Builds the Koa app from the use cases and ports alone: main.ts and the tests both call this. */
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the sandboxes.
-  const journal = options.sandboxes === undefined ? undefined : requestJournal()
-  const scripts = options.sandboxes !== undefined && options.faults === true ? faultScripts() : undefined
-  registerIndexRoute(router, { metrics: options.metrics !== false, sandboxes: journal !== undefined, faultScripts: scripts !== undefined })
+  const extension = options.testTarget
+  registerIndexRoute(router, { metrics: options.metrics !== false, links: extension?.links ?? {} })
   registerHealthRoutes(router, options.health)
   registerDocsRoutes(router, servedDocumentOf(options))
   registerPetRoutes(router, {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
-    maxBodyBytes,
-    ...(options.faults === true
-      ? {
-          before: faults({
-            ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
-            ...(scripts === undefined ? {} : { scripts }),
-          }),
-        }
-      : {}),
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ...(extension?.beforeOperation === undefined ? {} : { before: extension.beforeOperation }),
   })
-  if (options.sandboxes !== undefined && journal !== undefined) {
-    registerSandboxRoutes(router, { sandboxes: options.sandboxes, journal, maxBodyBytes, ...(scripts === undefined ? {} : { scripts }) })
-    registerInspectorRoutes(router)
-  }
+  extension?.registerRoutes(router)
   const metrics = options.metrics === false ? undefined : createMetrics()
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
@@ -140,11 +121,10 @@ export const buildApp = (options: AppOptions): Koa => {
   )
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
-  if (journal !== undefined) app.use(journalRequests(journal, { redact: options.redact }))
-  // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
-  const journalRead = (ctx: Context): boolean => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH
-  if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: journalRead }))
-  if (options.sandboxes !== undefined) app.use(chooseSandbox(options.sandboxes))
+  for (const middleware of extension?.afterAuthentication ?? []) app.use(middleware)
+  if (options.rateLimit !== undefined)
+    app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: extension?.uncounted ?? (() => false) }))
+  for (const middleware of extension?.beforeRouting ?? []) app.use(middleware)
   app.use(routerAnswers)
   app.use(router.routes())
   app.use(router.allowedMethods())

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import type { RouterContext } from '@koa/router'
 import type { Middleware } from 'koa'
-import type { FaultState } from './faults.js'
 import type { Logger } from 'pino'
 import type { AuthState } from './auth.js'
 import { closingAtShutdown } from './closing-at-shutdown.js'
@@ -10,6 +9,14 @@ import { type FailureState, sendFailure } from './error-response.js'
 import { internalError } from './http-failures.js'
 import type { Redact } from './key-redaction.js'
 import type { RequestMetrics } from './metrics.js'
+
+/** What a driver that breaks answers on purpose (the test target's faults) tells a request's log line. */
+export interface ForcedFaultState {
+  /** The fault applied: logged as `fault`, with `forced: true`. */
+  fault?: string
+  /** The connection was broken before any status was sent: logged with `status: null`, not counted. */
+  statusNotSent?: boolean
+}
 
 export interface EdgeOptions {
   readonly logger: Logger
@@ -133,12 +140,12 @@ export const edge = ({ logger, metrics, shutdown, redact }: EdgeOptions): Middle
     const preferenceApplied = ctx.response.get('Preference-Applied') ?? ''
     if (preferenceApplied !== '') line.preferenceApplied = preferenceApplied
     // A fault of a sandbox's script or Prefer: which one; a connection reset sent no status at all.
-    const fault = (ctx.state as FaultState).fault
+    const { fault, statusNotSent } = ctx.state as ForcedFaultState
     if (fault !== undefined) {
       line.fault = fault
       line.forced = true
-      if (fault === 'reset' || fault === 'reset-after') line.status = null
     }
+    if (statusNotSent === true) line.status = null
     // A connection a fault reset sent no status: it is in the log, not among the answers counted.
     if (line.status !== null)
       metrics?.observe(ctx.method, route ?? 'unmatched', status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')

@@ -1,16 +1,14 @@
 import type Router from '@koa/router'
 import { OPENAPI_PATH } from './docs-routes.js'
-import { INSPECTOR_PATH } from './inspector-routes.js'
-import { SANDBOX_FAULTS_PATH, SANDBOX_REQUESTS_PATH, SANDBOX_RESET_PATH } from './sandboxes.js'
 
 /**
  * `GET /`: where a person or a tool that found the service goes next. Outside /v1 and without a
- * key, like the health checks: it reveals nothing the contract does not. The sandboxes' addresses,
- * and their fault scripts', are listed only when those are on.
+ * key, like the health checks: it reveals nothing the contract does not. The test target's
+ * addresses (`links`) are listed only when it is mounted.
  */
 export const registerIndexRoute = (
   router: Router,
-  { metrics, sandboxes, faultScripts }: { readonly metrics: boolean; readonly sandboxes: boolean; readonly faultScripts: boolean },
+  { metrics, links }: { readonly metrics: boolean; readonly links: Readonly<Record<string, string>> },
 ): void => {
   const index = JSON.stringify({
     service: 'Pet Store',
@@ -22,8 +20,7 @@ export const registerIndexRoute = (
       liveness: '/healthz',
       readiness: '/readyz',
       ...(metrics ? { metrics: '/metrics' } : {}),
-      ...(sandboxes ? { inspector: INSPECTOR_PATH, sandboxReset: SANDBOX_RESET_PATH, sandboxRequests: SANDBOX_REQUESTS_PATH } : {}),
-      ...(faultScripts ? { sandboxFaults: SANDBOX_FAULTS_PATH } : {}),
+      ...links,
     },
   })
   router.get('/', (ctx) => {

@@ -4,21 +4,29 @@ import * as O from 'fp-ts/Option'
 import type { Context, Middleware } from 'koa'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import type { CursorCodec } from './cursor.js'
-import type { Operation } from './fault-script.js'
 import { DEPRECATION_HEADERS } from './deprecation.js'
 import { JSON_TYPE, sendCacheable } from './etag.js'
 import { sendFailure } from './error-response.js'
 import { bodyFingerprint, idempotencyKeyOf } from './fingerprint.js'
 import { jsonBody, type JsonBodyState } from './json-body.js'
 import { nextPageLink, readListRequest } from './list-request.js'
-import type { SandboxState } from './sandboxes.js'
+import type { AuthState } from './auth.js'
+
+/** The spec's three operations, by their operationIds. */
+export const PET_OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
+export type PetOperation = (typeof PET_OPERATIONS)[number]
+
+/** The use cases a request works with, when a driver chose them for it (a sandbox's); everyone's when absent. */
+export interface UseCasesState extends AuthState {
+  useCases?: PetUseCases
+}
 
 export interface RoutesOptions {
   readonly useCases: PetUseCases
   readonly cursors: CursorCodec
   readonly maxBodyBytes: number
   /** Runs first on each of the three operations, before the body is read (forced failures). */
-  readonly before?: (operation: Operation) => Middleware
+  readonly before?: (operation: PetOperation) => Middleware
 }
 
 /** The route patterns: what the log and the metrics name a request by. */
@@ -27,7 +35,7 @@ export const PET_ROUTE = '/v1/pets/:petId'
 
 const DEPRECATION_ENTRIES = Object.entries(DEPRECATION_HEADERS)
 
-type OperationState = SandboxState & JsonBodyState
+type OperationState = UseCasesState & JsonBodyState
 
 /**
  * The three operations of the spec, declared to the router: request in, use case, response out. No
@@ -36,9 +44,9 @@ type OperationState = SandboxState & JsonBodyState
  */
 export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, before }: RoutesOptions): void => {
   // Part of each route, so that what runs first is still logged and measured under its pattern.
-  const first = (operation: Operation): ReadonlyArray<Middleware> => (before === undefined ? [] : [before(operation)])
+  const first = (operation: PetOperation): ReadonlyArray<Middleware> => (before === undefined ? [] : [before(operation)])
   /** The caller's sandbox's use cases when sandboxes are on, else everyone's. */
-  const useCasesOf = (ctx: Context): PetUseCases => (ctx.state as SandboxState).useCases ?? useCases
+  const useCasesOf = (ctx: Context): PetUseCases => (ctx.state as UseCasesState).useCases ?? useCases
 
   router.get<OperationState>('listPets', PETS_ROUTE, ...first('listPets'), async (ctx) => {
     const request = readListRequest(ctx.query, cursors)

@@ -6,7 +6,8 @@ import { createHttpServer } from '../../adapters/http/http-server.js'
 import { keyRedactor } from '../../adapters/http/key-redaction.js'
 import { petUseCases } from '../domain/use-cases.js'
 import type { Config } from './config.js'
-import { perKeySandboxes } from './sandboxes.js'
+import type { AppExtension } from '../../adapters/http/extension.js'
+import type { Redact } from '../../adapters/http/key-redaction.js'
 import { applySeed } from './seed/apply-seed.js'
 import { seedGate } from './seed/seed-gate.js'
 import type { Store } from '../ports/store.js'
@@ -41,6 +42,29 @@ const printDevelopmentKeyBanner = (key: string, url: string): void => {
 }
 
 /**
+ * The test target for client developers, when a setting turns a part of it on (per-key sandboxes,
+ * faults); otherwise undefined, and its module is never loaded.
+ */
+const mountedTestTarget = async (
+  config: Config,
+  store: Store,
+  redact: Redact,
+  shutdown: AbortSignal,
+): Promise<AppExtension | undefined> => {
+  // readConfig refuses per-key sandboxes on a store without them.
+  const sandboxes = config.sandboxes === 'per-key' ? store.sandboxes : undefined
+  if (sandboxes === undefined && !config.faults) return undefined
+  const { testTarget } = await import('../../adapters/test-target/test-target.js')
+  return testTarget({
+    ...(sandboxes === undefined ? {} : { sandboxes }),
+    faults: config.faults,
+    redact,
+    maxBodyBytes: config.maxBodyBytes,
+    shutdown,
+  })
+}
+
+/**
  * Wires the adapters for `config` around `store`, listens, and handles shutdown. `main` calls it
  * with the store the settings name; the benchmark with a pre-seeded one.
  */
@@ -61,10 +85,10 @@ export const startService = async (config: Config, opened: Store): Promise<void>
   const redact = keyRedactor(keys)
   let draining = false
   const shutdownBegun = new AbortController()
+  const testTarget = await mountedTestTarget(config, store, redact, shutdownBegun.signal)
   const app = buildApp({
     useCases: petUseCases(store.shared),
-    // readConfig refuses per-key sandboxes on a store without them.
-    ...(config.sandboxes === 'per-key' && store.sandboxes !== undefined ? { sandboxes: perKeySandboxes(store.sandboxes) } : {}),
+    ...(testTarget === undefined ? {} : { testTarget }),
     health: { ready: store.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
     redact,
@@ -72,7 +96,6 @@ export const startService = async (config: Config, opened: Store): Promise<void>
     cursors: cursorCodec(config.cursorSecret),
     maxBodyBytes: config.maxBodyBytes,
     metrics: config.metrics,
-    faults: config.faults,
     shutdown: shutdownBegun.signal,
     ...(config.corsOrigins === undefined ? {} : { corsOrigins: config.corsOrigins }),
     ...(config.rateLimit === undefined ? {} : { rateLimit: { limit: config.rateLimit, counter: store.rateLimits } }),

@@ -1,7 +1,5 @@
 import type * as TE from 'fp-ts/TaskEither'
-import type { Client } from '../domain/authenticator.js'
 import type { StoreError } from '../domain/errors.js'
-import type { PetUseCases } from '../domain/use-cases.js'
 import type { StorePorts } from './store.js'
 
 /**
@@ -13,10 +11,4 @@ import type { StorePorts } from './store.js'
 export interface SandboxSpace {
   readonly open: (sandbox: string) => TE.TaskEither<StoreError, StorePorts>
   readonly reset: (sandbox: string) => TE.TaskEither<StoreError, void>
-}
-
-/** Per-key sandboxes as HTTP needs them: the caller's use cases, and putting its sandbox back. */
-export interface Sandboxes {
-  readonly useCasesFor: (client: Client) => TE.TaskEither<StoreError, PetUseCases>
-  readonly reset: (client: Client) => TE.TaskEither<StoreError, void>
 }

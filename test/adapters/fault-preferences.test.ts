@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { MAX_DELAY_MS, readFaultPreferences } from '../../adapters/http/faults.js'
+import { MAX_DELAY_MS, readFaultPreferences } from '../../adapters/test-target/faults.js'
 
 const Preferences = suite('readFaultPreferences')
 

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { parsePrefer } from '../../adapters/http/prefer.js'
+import { parsePrefer } from '../../adapters/test-target/prefer.js'
 
 const Prefer = suite('parsePrefer (RFC 7240 §2)')
 

@@ -74,6 +74,14 @@ Boundaries('forbids an adapter to import another adapter or the composition root
   assert.equal(await violations(allowed, 'adapters/http/planted.ts'), [])
 })
 
+Boundaries('lets the test target build on the HTTP adapter, and never the HTTP adapter import the test target', async () => {
+  assert.equal(await violations("import { sendFailure } from '../http/error-response.js'\n", 'adapters/test-target/planted.ts'), [])
+  for (const source of ['../memory/memory-store.js', '../http/../memory/memory-store.js', '../../src/main/main.js']) {
+    assert.is((await violations(`import '${source}'\n`, 'adapters/test-target/planted.ts')).length, 1, source)
+  }
+  assert.is((await violations("import { testTarget } from '../test-target/test-target.js'\n", 'adapters/http/planted.ts')).length, 1)
+})
+
 Boundaries('lets src/ports import the domain and its own modules only', async () => {
   assert.equal(
     await violations("import type { Pet } from '../domain/pet.js'\nimport type { Store } from './store.js'\n", 'src/ports/planted.ts'),

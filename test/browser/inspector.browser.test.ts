@@ -2,7 +2,6 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { withChromium } from '../support/chromium.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
@@ -24,7 +23,7 @@ withChromium(
       context.browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] })
     })
     Inspector.before.each(async (context) => {
-      context.api = await startApi({ sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true })
+      context.api = await startApi({ sandboxes: memoryStore().sandboxes, faults: true })
       context.page = await context.browser.newPage()
       context.errors = []
       context.page.on('console', (message) => {

@@ -1,9 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { AppOptions } from '../../adapters/http/app.js'
 import { loadOpenApiDocument, type ServedFeatures, servedOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { startApi } from '../support/start-api.js'
 
 interface ValidatorModule {
@@ -31,14 +29,18 @@ const PREFER = '#/components/parameters/Prefer'
 const PREFERENCE_APPLIED = '#/components/headers/PreferenceApplied'
 
 /** The features an instance can have, with the app options that turn them on. */
-const CONFIGURATIONS: ReadonlyArray<{ readonly name: string; readonly features: ServedFeatures; readonly options: Partial<AppOptions> }> = [
+const CONFIGURATIONS: ReadonlyArray<{
+  readonly name: string
+  readonly features: ServedFeatures
+  readonly options: Parameters<typeof startApi>[0]
+}> = [
   { name: 'default', features: { sandboxes: false, faults: false }, options: {} },
-  { name: 'sandboxes', features: { sandboxes: true, faults: false }, options: { sandboxes: perKeySandboxes(memoryStore().sandboxes) } },
+  { name: 'sandboxes', features: { sandboxes: true, faults: false }, options: { sandboxes: memoryStore().sandboxes } },
   { name: 'faults', features: { sandboxes: false, faults: true }, options: { faults: true } },
   {
     name: 'sandboxes and faults',
     features: { sandboxes: true, faults: true },
-    options: { sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true },
+    options: { sandboxes: memoryStore().sandboxes, faults: true },
   },
 ]
 

@@ -1,7 +1,6 @@
 import * as assert from 'uvu/assert'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, startApi, TEST_KEY } from '../support/start-api.js'
 
@@ -119,7 +118,7 @@ Auth('When two Authorization headers are sent, then 400 invalid_request on every
 })
 
 Auth('When two Authorization headers reach the sandbox reset, then 400 invalid_request too', async () => {
-  const api = await startApi({ sandboxes: perKeySandboxes(memoryStore().sandboxes) })
+  const api = await startApi({ sandboxes: memoryStore().sandboxes })
   try {
     const response = await api.request('POST', '/v1/sandbox/reset', {
       key: false,

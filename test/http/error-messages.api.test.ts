@@ -1,14 +1,13 @@
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { MAX_ECHOED_CHARS, MAX_NAMED_PROBLEMS } from '../../adapters/http/error-response.js'
-import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 
 /** What the contract allows an Error's message at most, whatever the input (docs/openapi.yaml, Error). */
 const MAX_MESSAGE_CHARS = 1024
 
 const Messages = apiSuite('Error messages: bounded whatever the input', () => ({
-  sandboxes: perKeySandboxes(memoryStore().sandboxes),
+  sandboxes: memoryStore().sandboxes,
   faults: true,
 }))
 

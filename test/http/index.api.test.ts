@@ -1,7 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite } from '../support/api-suite.js'
 import { startApi } from '../support/start-api.js'
 
@@ -25,9 +24,9 @@ Features('lists the inspector and the sandbox operations only with sandboxes on,
   const sandboxLinks = { inspector: '/sandbox', sandboxReset: '/v1/sandbox/reset', sandboxRequests: '/v1/sandbox/requests' }
   const configurations = [
     { options: { faults: true }, links: BASE_LINKS },
-    { options: { sandboxes: perKeySandboxes(memoryStore().sandboxes) }, links: { ...BASE_LINKS, ...sandboxLinks } },
+    { options: { sandboxes: memoryStore().sandboxes }, links: { ...BASE_LINKS, ...sandboxLinks } },
     {
-      options: { sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true },
+      options: { sandboxes: memoryStore().sandboxes, faults: true },
       links: { ...BASE_LINKS, ...sandboxLinks, sandboxFaults: '/v1/sandbox/faults' },
     },
   ]

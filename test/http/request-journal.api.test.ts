@@ -3,9 +3,9 @@ import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
 import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
+import type { SandboxSpace } from '../../src/ports/sandboxes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { JournalEntry } from '../../adapters/http/request-journal.js'
-import { perKeySandboxes } from '../../src/main/sandboxes.js'
+import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { rawExchange } from '../support/raw-http.js'
 import { aNewPet } from '../support/pet-builder.js'
@@ -18,7 +18,7 @@ const journalOf = async (api: RunningApi, query = '', key: string = TEST_KEY): P
 }
 
 const Journal = apiSuite('The request journal: PETSTORE_SANDBOXES=per-key', () => ({
-  sandboxes: perKeySandboxes(memoryStore().sandboxes),
+  sandboxes: memoryStore().sandboxes,
   faults: true,
 }))
 
@@ -164,10 +164,10 @@ Journal('a body is kept as text, at most 4 KiB of it', async ({ api }) => {
 Journal.run()
 
 /** Sandboxes whose listing fails with an exception, as a bug would: the edge answers 500. */
-const buggySandboxes = () => {
+const buggySandboxes = (): SandboxSpace => {
   const space = memoryStore().sandboxes
   if (space === undefined) throw new Error('the memory store has sandboxes')
-  return perKeySandboxes({
+  return {
     ...space,
     open: (sandbox) =>
       pipe(
@@ -180,7 +180,7 @@ const buggySandboxes = () => {
           },
         })),
       ),
-  })
+  }
 }
 
 const Failing = apiSuite('The request journal when the service fails unexpectedly', () => ({ sandboxes: buggySandboxes() }))
@@ -195,7 +195,7 @@ Failing('an unexpected failure is kept as the 500 that was sent', async ({ api }
 Failing.run()
 
 const Limited = apiSuite('The request journal with a rate limit of 2 a minute', () => ({
-  sandboxes: perKeySandboxes(memoryStore().sandboxes),
+  sandboxes: memoryStore().sandboxes,
   rateLimit: { limit: 2, counter: memoryRateLimitCounter() },
 }))
 
@@ -208,7 +208,7 @@ Limited('reading the journal is never counted: an open inspector spends none of 
 
 Limited.run()
 
-const NoFaults = apiSuite('With sandboxes and without faults', () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes) }))
+const NoFaults = apiSuite('With sandboxes and without faults', () => ({ sandboxes: memoryStore().sandboxes }))
 
 NoFaults('the journal is kept, and the fault script routes answer 404 like any unknown path', async ({ api }) => {
   await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=503' } })

@@ -3,14 +3,13 @@ import { connect, type Socket } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
-const withSandboxFaults = () => ({ sandboxes: perKeySandboxes(memoryStore().sandboxes), faults: true })
+const withSandboxFaults = () => ({ sandboxes: memoryStore().sandboxes, faults: true })
 
 const setScript = (api: RunningApi, rules: unknown, key: string = TEST_KEY) =>
   api.request('PUT', '/v1/sandbox/faults', { body: rules, key })

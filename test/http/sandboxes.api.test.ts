@@ -3,7 +3,6 @@ import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import type { SandboxSpace } from '../../src/ports/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
@@ -19,7 +18,7 @@ const SEEDED_IDS = [1, 2, 3, 4, 5]
 const idsOf = (body: unknown): ReadonlyArray<number> => (body as ReadonlyArray<{ id: number }>).map((pet) => pet.id)
 const nextLinkOf = (link: string | null): string => /^<([^>]+)>; rel="next"$/.exec(link ?? '')?.[1] ?? 'no next link'
 
-const Sandboxes = apiSuite('PETSTORE_SANDBOXES=per-key', () => ({ sandboxes: perKeySandboxes(memoryStore(SEED).sandboxes) }))
+const Sandboxes = apiSuite('PETSTORE_SANDBOXES=per-key', () => ({ sandboxes: memoryStore(SEED).sandboxes }))
 
 Sandboxes('Each key starts from the seed, with its own ids counting on from it', async ({ api }) => {
   assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
@@ -140,7 +139,7 @@ const gatedSpace = () => {
 }
 
 const gated = gatedSpace()
-const InFlight = apiSuite('PETSTORE_SANDBOXES=per-key, a create in flight across a reset', { sandboxes: perKeySandboxes(gated.space) })
+const InFlight = apiSuite('PETSTORE_SANDBOXES=per-key, a create in flight across a reset', { sandboxes: gated.space })
 
 InFlight(
   'When a create is in flight across a reset, then it leaves neither a pet nor an idempotency record in the reset sandbox',

@@ -5,7 +5,10 @@ import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { type AppOptions, buildApp, servedDocumentOf } from '../../adapters/http/app.js'
 import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../../adapters/http/http-server.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { keyRedactor } from '../../adapters/http/key-redaction.js'
+import { testTarget } from '../../adapters/test-target/test-target.js'
+import type { SandboxSpace } from '../../src/ports/sandboxes.js'
 import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
@@ -164,19 +167,31 @@ export const startApi = async (
     /** A whole store (its shared ports and its readiness) instead of `pets` and `idempotency`. */
     readonly store?: Store
     readonly limits?: ServerLimits
+    /** The test target's parts, as PETSTORE_SANDBOXES=per-key (over this space) and PETSTORE_FAULTS=on mount them. */
+    readonly sandboxes?: SandboxSpace
+    readonly faults?: boolean
   } = {},
 ): Promise<RunningApi> => {
   const pets = options.store?.shared.pets ?? options.pets ?? memoryPetRepository()
   const logger = options.logger ?? pino({ level: 'silent' })
+  const redact = options.redact ?? keyRedactor([TEST_KEY, OTHER_KEY])
+  const mounted = testTarget({
+    ...(options.sandboxes === undefined ? {} : { sandboxes: options.sandboxes }),
+    faults: options.faults === true,
+    redact,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
+  })
   const appOptions: AppOptions = {
     useCases: petUseCases({ pets, idempotency: options.store?.shared.idempotency ?? options.idempotency ?? memoryIdempotencyStore() }),
     health: { ready: options.store?.ready ?? (() => TE.right(undefined)), draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
-    redact: keyRedactor([TEST_KEY, OTHER_KEY]),
+    redact,
     logger,
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
     openApiDocument: SOURCE_DOCUMENT,
+    ...(mounted === undefined ? {} : { testTarget: mounted }),
     ...options,
   }
   const app = buildApp(appOptions)

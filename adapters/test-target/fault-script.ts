@@ -2,8 +2,9 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
 import { describeErrors, ruleCodec } from '../../src/domain/codec.js'
-import { echoed } from './error-response.js'
-import { SANDBOX_FORCED_STATUSES } from './http-failures.js'
+import { echoed } from '../http/error-response.js'
+import { SANDBOX_FORCED_STATUSES } from '../http/http-failures.js'
+import { PET_OPERATIONS, type PetOperation } from '../http/routes.js'
 
 /** The longest delay a client may ask for, with `Prefer: delay=<milliseconds>` or a rule's `delay`. */
 export const MAX_DELAY_MS = 10_000
@@ -20,8 +21,8 @@ export const NETWORK_FAULTS = ['reset', 'reset-after', 'truncated'] as const
 export const FAULT_NAMES = [...SANDBOX_FORCED_STATUSES.map(String), ...NETWORK_FAULTS] as ReadonlyArray<string>
 export type FaultName = `${(typeof SANDBOX_FORCED_STATUSES)[number]}` | (typeof NETWORK_FAULTS)[number]
 
-export const OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
-export type Operation = (typeof OPERATIONS)[number]
+export const OPERATIONS = PET_OPERATIONS
+export type Operation = PetOperation
 
 const oneOf = <A extends string>(name: string, values: ReadonlyArray<A>) =>
   ruleCodec<A>(name, (input) =>

@@ -1,8 +1,9 @@
 import type { OutgoingHttpHeaders } from 'node:http'
-import type { Context, Middleware, ParameterizedContext } from 'koa'
+import type { Middleware, ParameterizedContext } from 'koa'
 import { parseIntegerText } from '../../src/domain/integer-text.js'
-import type { AuthState } from './auth.js'
-import { sendFailure } from './error-response.js'
+import type { AuthState } from '../http/auth.js'
+import type { ForcedFaultState } from '../http/edge.js'
+import { sendFailure } from '../http/error-response.js'
 import {
   FAULT_NAMES,
   type FaultName,
@@ -12,10 +13,10 @@ import {
   NETWORK_FAULTS,
   type Operation,
 } from './fault-script.js'
-import { FORCED_STATUSES, type FaultSource, type ForcedStatus, forcedFailure } from './http-failures.js'
+import { FORCED_STATUSES, type FaultSource, type ForcedStatus, forcedFailure } from '../http/http-failures.js'
 import { withInsertDelay } from './insert-delay.js'
 import { parsePrefer } from './prefer.js'
-import { rawHeadLines } from './raw-head.js'
+import { rawHeadLines } from '../http/raw-head.js'
 
 export { MAX_DELAY_MS } from './fault-script.js'
 
@@ -59,7 +60,7 @@ export interface FaultsOptions {
 }
 
 /** What the faults middleware decided for a request, for the request journal: the fault applied, and what it sent. */
-export interface FaultState extends AuthState {
+export interface FaultState extends AuthState, ForcedFaultState {
   fault?: FaultName
   /** What a `truncated` answer sent after its status line: the headers sent whole, and the bytes of its body. */
   truncated?: { readonly headers: OutgoingHttpHeaders; readonly body: Buffer }
@@ -69,8 +70,9 @@ const isNetworkFault = (fault: FaultName): fault is (typeof NETWORK_FAULTS)[numb
   (NETWORK_FAULTS as ReadonlyArray<string>).includes(fault)
 
 /** The connection is reset (TCP RST): the client sees ECONNRESET, and no byte of an answer. */
-const resetConnection = (ctx: Context): void => {
+const resetConnection = (ctx: ParameterizedContext<FaultState>): void => {
   ctx.respond = false
+  ctx.state.statusNotSent = true
   ctx.req.socket.resetAndDestroy()
 }
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type Router from '@koa/router'
-import { DOCS_CSP } from './docs-routes.js'
+import { DOCS_CSP } from '../http/docs-routes.js'
 
-/** The page's files, in the source tree; this module runs from dist/adapters/http after compilation. */
-const PAGE_DIRECTORY = resolve(__dirname, '../../../adapters/http/sandbox-page')
+/** The page's files, in the source tree; this module runs from dist/adapters/test-target after compilation. */
+const PAGE_DIRECTORY = resolve(__dirname, '../../../adapters/test-target/sandbox-page')
 
 export const INSPECTOR_PATH = '/sandbox'
 

@@ -4,22 +4,20 @@ import type { Context, Middleware } from 'koa'
 import type { Client } from '../../src/domain/authenticator.js'
 import { invalidParameter, unauthorized } from '../../src/domain/errors.js'
 import { parseIntegerText } from '../../src/domain/integer-text.js'
-import type { PetUseCases } from '../../src/domain/use-cases.js'
-import type { Sandboxes } from '../../src/ports/sandboxes.js'
-import type { AuthState } from './auth.js'
-import { sendFailure } from './error-response.js'
-import { JSON_TYPE } from './etag.js'
+import type { Sandboxes } from './per-key-sandboxes.js'
+import type { AuthState } from '../http/auth.js'
+import { sendFailure } from '../http/error-response.js'
+import { JSON_TYPE } from '../http/etag.js'
+import type { UseCasesState } from '../http/routes.js'
 import { decodeScript, type FaultScripts } from './fault-script.js'
-import { invalidFaultScript } from './http-failures.js'
-import { jsonBody, type JsonBodyState } from './json-body.js'
+import { invalidFaultScript } from '../http/http-failures.js'
+import { jsonBody, type JsonBodyState } from '../http/json-body.js'
 import { JOURNAL_SIZE, type RequestJournal } from './request-journal.js'
 
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
 
-export interface SandboxState extends AuthState {
-  /** The use cases of the caller's sandbox; absent when sandboxes are off. */
-  useCases?: PetUseCases
-}
+/** The use cases of the caller's sandbox, for the pet routes. */
+export type SandboxState = UseCasesState
 
 /**
  * Chooses the caller's sandbox once, as the request meets the ports, so that the whole request

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import type { Middleware } from 'koa'
 import type { FaultState } from './faults.js'
-import { type Redact, REDACTED } from './key-redaction.js'
+import { type Redact, REDACTED } from '../http/key-redaction.js'
 
 /** How many requests each sandbox's journal keeps: the newest. */
 export const JOURNAL_SIZE = 100

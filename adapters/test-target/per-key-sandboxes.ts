@@ -1,9 +1,17 @@
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
-import { delayableInserts } from '../../adapters/http/insert-delay.js'
-import { type PetUseCases, petUseCases } from '../domain/use-cases.js'
-import type { Sandboxes, SandboxSpace } from '../ports/sandboxes.js'
-import type { StorePorts } from '../ports/store.js'
+import type { Client } from '../../src/domain/authenticator.js'
+import type { StoreError } from '../../src/domain/errors.js'
+import { type PetUseCases, petUseCases } from '../../src/domain/use-cases.js'
+import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { StorePorts } from '../../src/ports/store.js'
+import { delayableInserts } from './insert-delay.js'
+
+/** Per-key sandboxes as the test target needs them: the caller's use cases, and putting its sandbox back. */
+export interface Sandboxes {
+  readonly useCasesFor: (client: Client) => TE.TaskEither<StoreError, PetUseCases>
+  readonly reset: (client: Client) => TE.TaskEither<StoreError, void>
+}
 
 /**
  * PETSTORE_SANDBOXES=per-key: each API key works in a sandbox of its own, named by the key's scope

@@ -1,0 +1,26 @@
+import type Router from '@koa/router'
+import type { Context, Middleware } from 'koa'
+import type { PetOperation } from './routes.js'
+
+/**
+ * A second driver of the same core, mounted on this HTTP adapter: the test target (sandboxes,
+ * faults, journal, inspector). This adapter never imports one; the composition root builds it and
+ * hands it to buildApp, which puts each part where it belongs. Without one, none of its code is
+ * loaded and the default request path carries none of its middleware.
+ */
+export interface AppExtension {
+  /** After authentication, before the rate limit: sees every request with its client (the journal). */
+  readonly afterAuthentication: ReadonlyArray<Middleware>
+  /** After the rate limit, before routing (choosing the caller's sandbox). */
+  readonly beforeRouting: ReadonlyArray<Middleware>
+  /** First on each pet operation, before its body is read (forced failures and delays). */
+  readonly beforeOperation?: (operation: PetOperation) => Middleware
+  /** Declares its own routes. */
+  readonly registerRoutes: (router: Router) => void
+  /** What `GET /` lists of it, by name. */
+  readonly links: Readonly<Record<string, string>>
+  /** Requests the rate limit does not count (an open inspector polling the journal). */
+  readonly uncounted: (ctx: Context) => boolean
+  /** Its part of the contract, merged into what /v1/openapi.json serves. */
+  readonly contract: (served: Record<string, unknown>) => Record<string, unknown>
+}

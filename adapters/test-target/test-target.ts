@@ -1,0 +1,64 @@
+import type { Context, Middleware } from 'koa'
+import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { AppExtension } from '../http/extension.js'
+import type { Redact } from '../http/key-redaction.js'
+import { servedOpenApiDocument } from '../http/openapi-document.js'
+import { faultScripts } from './fault-script.js'
+import { faults } from './faults.js'
+import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
+import { perKeySandboxes } from './per-key-sandboxes.js'
+import { journalRequests, requestJournal } from './request-journal.js'
+import { chooseSandbox, registerSandboxRoutes, SANDBOX_FAULTS_PATH, SANDBOX_REQUESTS_PATH, SANDBOX_RESET_PATH } from './sandboxes.js'
+
+export interface TestTargetOptions {
+  /** Per-key sandboxes (PETSTORE_SANDBOXES=per-key) over this space of data sets; off when omitted. */
+  readonly sandboxes?: SandboxSpace
+  /** Forced failures and delays (PETSTORE_FAULTS=on). */
+  readonly faults: boolean
+  /** Hides the configured API keys in what the journal keeps. */
+  readonly redact: Redact
+  readonly maxBodyBytes: number
+  /** Aborted when shutdown begins: forced delays end at once. */
+  readonly shutdown?: AbortSignal
+}
+
+/**
+ * The test target for client developers, a second driver of the same core: per-key sandboxes with
+ * their journal and inspector, forced failures and delays, and with both their fault scripts. The
+ * HTTP adapter mounts what this returns (AppExtension); undefined when every part is off, so that
+ * nothing of it runs.
+ */
+export const testTarget = (options: TestTargetOptions): AppExtension | undefined => {
+  if (options.sandboxes === undefined && !options.faults) return undefined
+  const sandboxes = options.sandboxes === undefined ? undefined : perKeySandboxes(options.sandboxes)
+  // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the sandboxes.
+  const journal = sandboxes === undefined ? undefined : requestJournal()
+  const scripts = sandboxes !== undefined && options.faults ? faultScripts() : undefined
+  const shutdown = options.shutdown === undefined ? {} : { shutdown: options.shutdown }
+  const forced = options.faults ? faults({ ...shutdown, ...(scripts === undefined ? {} : { scripts }) }) : undefined
+  const afterAuthentication: ReadonlyArray<Middleware> = journal === undefined ? [] : [journalRequests(journal, { redact: options.redact })]
+  return {
+    afterAuthentication,
+    beforeRouting: sandboxes === undefined ? [] : [chooseSandbox(sandboxes)],
+    ...(forced === undefined ? {} : { beforeOperation: forced }),
+    registerRoutes: (router) => {
+      if (sandboxes === undefined || journal === undefined) return
+      registerSandboxRoutes(router, {
+        sandboxes,
+        journal,
+        maxBodyBytes: options.maxBodyBytes,
+        ...(scripts === undefined ? {} : { scripts }),
+      })
+      registerInspectorRoutes(router)
+    },
+    links: {
+      ...(sandboxes === undefined
+        ? {}
+        : { inspector: INSPECTOR_PATH, sandboxReset: SANDBOX_RESET_PATH, sandboxRequests: SANDBOX_REQUESTS_PATH }),
+      ...(scripts === undefined ? {} : { sandboxFaults: SANDBOX_FAULTS_PATH }),
+    },
+    // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
+    uncounted: (ctx: Context) => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH,
+    contract: (document) => servedOpenApiDocument(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
+  }
+}
