@@ -2,12 +2,12 @@ import { request as httpRequest } from 'node:http'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { servedDocumentOf } from '../../adapters/http/app.js'
-import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { contractChecker } from '../support/contract-checker.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { type ApiResponse, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
+import { oneWindowCounter } from '../support/one-window-counter.js'
 
 const prefer = (value: string): { headers: Record<string, string> } => ({ headers: { prefer: value } })
 
@@ -254,7 +254,7 @@ Shutdown.run()
 
 const Limited = apiSuite('PETSTORE_FAULTS=on with PETSTORE_RATE_LIMIT=2', () => ({
   faults: true,
-  rateLimit: { limit: 2, counter: memoryRateLimitCounter() },
+  rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 
 Limited('The real rate limit runs first: forced requests count, and over the limit the real 429 wins', async ({ api }) => {

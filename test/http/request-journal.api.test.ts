@@ -2,13 +2,13 @@ import { request as httpRequest } from 'node:http'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
-import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/http/request-journal.js'
 import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
+import { oneWindowCounter } from '../support/one-window-counter.js'
 
 const journalOf = async (api: RunningApi, query = '', key: string = TEST_KEY): Promise<ReadonlyArray<JournalEntry>> => {
   const response = await api.request('GET', `/v1/sandbox/requests${query}`, { key })
@@ -123,7 +123,7 @@ Failing.run()
 
 const Limited = apiSuite('The request journal with a rate limit of 2 a minute', () => ({
   sandboxes: perKeySandboxes(memoryStore().sandboxes),
-  rateLimit: { limit: 2, counter: memoryRateLimitCounter() },
+  rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 
 Limited('reading the journal is never counted: an open inspector spends none of the key’s quota', async ({ api }) => {
