@@ -228,10 +228,19 @@ Shutdown('A delayed request is answered at once when shutdown begins, without de
   const shutdown = new AbortController()
   const api: RunningApi = await startApi({ faults: true, shutdown: shutdown.signal })
   try {
-    const pending = api.request('GET', '/v1/pets', prefer('delay=10000'))
-    const faulted = api.request('GET', '/v1/pets', prefer('delay=10000, fault=503'))
+    // The service says 100 Continue as it takes a request, which reaches its delay in that same
+    // turn: once both were said, both requests are in their delays.
+    let continued = 0
+    let bothContinued = (): void => undefined
+    const bothHeld = new Promise<void>((resolve) => (bothContinued = resolve))
+    const onContinue = (): void => {
+      continued += 1
+      if (continued === 2) bothContinued()
+    }
+    const pending = api.request('GET', '/v1/pets', { ...prefer('delay=10000'), onContinue })
+    const faulted = api.request('GET', '/v1/pets', { ...prefer('delay=10000, fault=503'), onContinue })
     const watch = settles(Promise.race([pending, faulted]))
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await bothHeld
     // The upper bound of 10000 ms is understood: both requests are still held.
     assert.is(watch.settled(), false)
     shutdown.abort()
