@@ -50,8 +50,8 @@ Journal('records the fault applied, and no status or answer when the connection 
     request.on('response', () => resolve())
     request.end()
   })
-  // The reset request is recorded once its middleware returns, right after the reset.
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  // The reset request is recorded as its connection closes, which the service sees (in the turn of
+  // the reset) before the client reads the reset, and so before the journal is asked for.
   const [reset, unavailable] = await journalOf(api)
   assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null }])
   assert.equal([unavailable?.status, unavailable?.fault], [503, '503'])
