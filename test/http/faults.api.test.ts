@@ -1,12 +1,12 @@
 import { request as httpRequest } from 'node:http'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { contractChecker } from '../support/contract-checker.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { type ApiResponse, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
+import { oneWindowCounter } from '../support/one-window-counter.js'
 
 const prefer = (value: string): { headers: Record<string, string> } => ({ headers: { prefer: value } })
 
@@ -227,10 +227,19 @@ Shutdown('A delayed request is answered at once when shutdown begins, without de
   const shutdown = new AbortController()
   const api: RunningApi = await startApi({ faults: true, shutdown: shutdown.signal })
   try {
-    const pending = api.request('GET', '/v1/pets', prefer('delay=10000'))
-    const faulted = api.request('GET', '/v1/pets', prefer('delay=10000, fault=503'))
+    // The service says 100 Continue as it takes a request, which reaches its delay in that same
+    // turn: once both were said, both requests are in their delays.
+    let continued = 0
+    let bothContinued = (): void => undefined
+    const bothHeld = new Promise<void>((resolve) => (bothContinued = resolve))
+    const onContinue = (): void => {
+      continued += 1
+      if (continued === 2) bothContinued()
+    }
+    const pending = api.request('GET', '/v1/pets', { ...prefer('delay=10000'), onContinue })
+    const faulted = api.request('GET', '/v1/pets', { ...prefer('delay=10000, fault=503'), onContinue })
     const watch = settles(Promise.race([pending, faulted]))
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await bothHeld
     // The upper bound of 10000 ms is understood: both requests are still held.
     assert.is(watch.settled(), false)
     shutdown.abort()
@@ -253,7 +262,7 @@ Shutdown.run()
 
 const Limited = apiSuite('PETSTORE_FAULTS=on with PETSTORE_RATE_LIMIT=2', () => ({
   faults: true,
-  rateLimit: { limit: 2, counter: memoryRateLimitCounter() },
+  rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 
 Limited('The real rate limit runs first: forced requests count, and over the limit the real 429 wins', async ({ api }) => {

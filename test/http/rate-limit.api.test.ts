@@ -1,12 +1,12 @@
 import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
-import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { OTHER_KEY, startApi } from '../support/start-api.js'
+import { oneWindowCounter } from '../support/one-window-counter.js'
 
-const RateLimited = apiSuite('Rate limits (PETSTORE_RATE_LIMIT=3)', () => ({ rateLimit: { limit: 3, counter: memoryRateLimitCounter() } }))
+const RateLimited = apiSuite('Rate limits (PETSTORE_RATE_LIMIT=3)', () => ({ rateLimit: { limit: 3, counter: oneWindowCounter() } }))
 
 RateLimited(
   'Every response subject to the limit carries RateLimit-Policy and RateLimit; over the limit, 429 rate_limited with Retry-After',
@@ -40,7 +40,7 @@ RateLimited('Requests with a missing or wrong key are answered 401 and cost a re
 
 RateLimited('Instances that share one counter share one limit: the counter decides, not the instance', async () => {
   // Two instances of the service on one shared counter, as on one MongoDB store.
-  const counter = memoryRateLimitCounter()
+  const counter = oneWindowCounter()
   const [first, second] = await Promise.all([
     startApi({ rateLimit: { limit: 3, counter } }),
     startApi({ rateLimit: { limit: 3, counter } }),

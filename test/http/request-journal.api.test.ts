@@ -2,7 +2,6 @@ import { request as httpRequest } from 'node:http'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
-import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import type { SandboxSpace } from '../../src/ports/sandboxes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
@@ -10,6 +9,7 @@ import { apiSuite, assertError } from '../support/api-suite.js'
 import { rawExchange } from '../support/raw-http.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
+import { oneWindowCounter } from '../support/one-window-counter.js'
 
 const journalOf = async (api: RunningApi, query = '', key: string = TEST_KEY): Promise<ReadonlyArray<JournalEntry>> => {
   const response = await api.request('GET', `/v1/sandbox/requests${query}`, { key })
@@ -51,8 +51,8 @@ Journal('records the fault applied, and no status or answer when the connection 
     request.on('response', () => resolve())
     request.end()
   })
-  // The reset request is recorded once its middleware returns, right after the reset.
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  // The reset request is recorded as its connection closes, which the service sees (in the turn of
+  // the reset) before the client reads the reset, and so before the journal is asked for.
   const [reset, unavailable] = await journalOf(api)
   assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null }])
   assert.equal([unavailable?.status, unavailable?.fault], [503, '503'])
@@ -196,7 +196,7 @@ Failing.run()
 
 const Limited = apiSuite('The request journal with a rate limit of 2 a minute', () => ({
   sandboxes: memoryStore().sandboxes,
-  rateLimit: { limit: 2, counter: memoryRateLimitCounter() },
+  rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 
 Limited('reading the journal is never counted: an open inspector spends none of the key’s quota', async ({ api }) => {

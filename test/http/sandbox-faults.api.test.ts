@@ -1,7 +1,11 @@
 import { request as httpRequest } from 'node:http'
 import { connect, type Socket } from 'node:net'
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { MAX_DELAY_MS } from '../../adapters/test-target/faults.js'
+import type { SandboxSpace } from '../../src/ports/sandboxes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
@@ -216,15 +220,6 @@ Script(
   },
 )
 
-Script('delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async ({ api }) => {
-  const first = create(api, { prefer: 'delay=600', 'idempotency-key': 'slow-1' })
-  await new Promise((resolve) => setTimeout(resolve, 200))
-  const retry = await create(api, { 'idempotency-key': 'slow-1' })
-  assertError(retry, 409, 'idempotency_key_in_use')
-  assert.is((await first).status, 201)
-  assert.is(await petCount(api), 1)
-})
-
 Script('a delay on a keyed create is listed in Preference-Applied only when it ran', async ({ api }) => {
   const created = await create(api, { prefer: 'delay=50', 'idempotency-key': 'slow-2' })
   assert.is(created.status, 201)
@@ -266,14 +261,64 @@ Script('When a script is sent empty, then 400 invalid_json saying to send an arr
 
 Script.run()
 
+/** Per-key sandboxes that call `claimed` each time a create claims its Idempotency-Key. */
+const claimsReported = (claimed: () => void): SandboxSpace => {
+  const space = memoryStore().sandboxes
+  if (space === undefined) throw new Error('the memory store has sandboxes')
+  return {
+    ...space,
+    open: (sandbox) =>
+      pipe(
+        space.open(sandbox),
+        TE.map((ports) => ({
+          ...ports,
+          idempotency: {
+            ...ports.idempotency,
+            claim: (scope, fingerprint) =>
+              pipe(
+                ports.idempotency.claim(scope, fingerprint),
+                TE.map((claim) => {
+                  claimed()
+                  return claim
+                }),
+              ),
+          },
+        })),
+      ),
+  }
+}
+
+const Claimed = suite('Scripted faults: a delayed create with an Idempotency-Key')
+
+Claimed('delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async () => {
+  let claimed = (): void => undefined
+  const firstClaim = new Promise<void>((resolve) => (claimed = resolve))
+  // Shutdown ends every delay: the longest one holds the create however long the retry takes, then ends.
+  const shutdown = new AbortController()
+  const api = await startApi({ sandboxes: claimsReported(() => claimed()), faults: true, shutdown: shutdown.signal })
+  try {
+    const first = create(api, { prefer: `delay=${MAX_DELAY_MS}`, 'idempotency-key': 'slow-1' })
+    await firstClaim
+    const retry = await create(api, { 'idempotency-key': 'slow-1' })
+    assertError(retry, 409, 'idempotency_key_in_use')
+    shutdown.abort()
+    assert.is((await first).status, 201)
+    assert.is(await petCount(api), 1)
+  } finally {
+    await api.close()
+  }
+})
+
+Claimed.run()
+
 const Logged = suite('Sandbox faults in the log')
 
 Logged('a request whose connection a fault reset is logged with the fault and no status', async () => {
   const log = capturedLogger()
   const api = await startApi({ ...withSandboxFaults(), logger: log.logger })
   try {
+    // Logged as the faults middleware returns, in the same turn as the reset: before the client hears of it.
     await rawCreate(api, { prefer: 'fault=reset' })
-    await new Promise((resolve) => setTimeout(resolve, 50))
   } finally {
     await api.close()
   }

@@ -32,9 +32,7 @@ SlowClients(
     const stalled = rawExchange(api.baseUrl, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\n')
     const other = await api.request('GET', '/v1/pets')
     assert.is(other.status, 200)
-    const { text, elapsedMs } = await stalled
-    assertJsonError(text, 408, 'request_timeout')
-    assert.ok(elapsedMs < 3000, `${Math.round(elapsedMs)} ms`)
+    assertJsonError((await stalled).text, 408, 'request_timeout')
   },
 )
 
@@ -42,9 +40,7 @@ SlowClients('When an upload stalls, then it is cut off with 408 and nothing is s
   const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`
   const stalled = rawExchange(api.baseUrl, head)
   assert.is((await api.request('GET', '/v1/pets')).status, 200)
-  const { text, elapsedMs } = await stalled
-  assertJsonError(text, 408, 'request_timeout')
-  assert.ok(elapsedMs < 4000, `${Math.round(elapsedMs)} ms`)
+  assertJsonError((await stalled).text, 408, 'request_timeout')
   assert.equal((await api.request('GET', '/v1/pets')).body, [])
 })
 

@@ -1,18 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { resolve } from 'node:path'
 
 const MAIN = resolve(__dirname, '../../src/main/cli.js')
 /** What `npm start` runs: compile when a source changed, then the service in the same process. */
 export const START_SCRIPT = resolve(__dirname, '../../../scripts/start.mjs')
-const START_TIMEOUT_MS = 10_000
+/**
+ * Only a guard against a service that hangs without a word, so that the run fails instead of
+ * hanging: far beyond any start or shutdown, however busy the machine. No test waits for it.
+ */
+const HANG_GUARD_MS = 60_000
 
 export interface ServiceProcess {
   readonly child: ChildProcess
   /** Everything written so far. */
   readonly stdout: () => string
   readonly stderr: () => string
-  /** Resolves with the exit code once the process has ended. */
+  /**
+   * Resolves with the match once stdout holds `pattern` (a log line the service wrote, which it
+   * flushes within 100 ms); rejects, with what it printed, if the process ends first.
+   */
+  readonly printed: (pattern: RegExp) => Promise<RegExpExecArray>
+  /** Resolves with the exit code once the process has ended and everything it printed has been read. */
   readonly exited: Promise<number | null>
 }
 
@@ -24,20 +32,51 @@ export const spawnService = (env: Record<string, string>, entry: string = MAIN):
   })
   let out = ''
   let err = ''
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')))
+  let ended = false
+  const watchers = new Set<() => void>()
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8')
+    watchers.forEach((watch) => watch())
+  })
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')))
-  const exited = once(child, 'exit').then(([code]) => code as number | null)
-  return { child, stdout: () => out, stderr: () => err, exited }
+  // 'close', not 'exit': after 'exit' the last lines the process wrote may still be in the pipe.
+  const exited = new Promise<number | null>((done) =>
+    child.on('close', (code) => {
+      ended = true
+      watchers.forEach((watch) => watch())
+      done(code)
+    }),
+  )
+  const printed = (pattern: RegExp): Promise<RegExpExecArray> =>
+    new Promise((found, failed) => {
+      const stop = (): void => {
+        watchers.delete(watch)
+        clearTimeout(guard)
+      }
+      const watch = (): void => {
+        const match = pattern.exec(out)
+        if (match !== null) {
+          stop()
+          found(match)
+        } else if (ended) {
+          stop()
+          failed(new Error(`the service ended without printing ${String(pattern)}:\n${out}\n${err}`))
+        }
+      }
+      const guard = setTimeout(() => {
+        stop()
+        failed(new Error(`the service printed no ${String(pattern)} in ${HANG_GUARD_MS} ms:\n${out}\n${err}`))
+      }, HANG_GUARD_MS)
+      watchers.add(watch)
+      watch()
+    })
+  return { child, stdout: () => out, stderr: () => err, printed, exited }
 }
 
 /** Waits for the start-up log line and returns the URL it announces. */
 export const waitForUrl = async (service: ServiceProcess): Promise<string> => {
-  const deadline = Date.now() + START_TIMEOUT_MS
-  while (Date.now() < deadline) {
-    const match = /"url":"(http:\/\/[^"]+)"/.exec(service.stdout())
-    if (match?.[1] !== undefined) return match[1]
-    if (service.child.exitCode !== null) break
-    await new Promise((done) => setTimeout(done, 25))
-  }
-  throw new Error(`the service did not start:\n${service.stdout()}\n${service.stderr()}`)
+  const [, url = ''] = await service.printed(/"url":"(http:\/\/[^"]+)"/).catch((error: unknown) => {
+    throw new Error(`the service did not start: ${(error as Error).message}`)
+  })
+  return url
 }

@@ -40,6 +40,11 @@ export interface RequestOptions {
    * them into one); the request then goes through node:http rather than fetch.
    */
   readonly headerLines?: ReadonlyArray<readonly [string, string]>
+  /**
+   * Called once the service has the request and is answering it: the request then says `Expect:
+   * 100-continue` and goes through node:http, and this is called on the service's `100 Continue`.
+   */
+  readonly onContinue?: () => void
 }
 
 export interface RunningApi {
@@ -76,7 +81,7 @@ const checkerFor = (document: unknown): Promise<ContractCheck> => {
  * test does not hold), fetched before the request: that request may be the service's last (a
  * shutdown test). Not cached: a later service may listen on the same port with other settings.
  */
-const servedBy = (baseUrl: string): Promise<ContractCheck> => {
+export const servedBy = (baseUrl: string): Promise<ContractCheck> => {
   const checker = fetch(`${baseUrl}/v1/openapi.json`).then(async (served) => checkerFor(await served.json()))
   // Awaited after the request; if the request fails first, this must not become an unhandled rejection.
   checker.catch(() => undefined)
@@ -100,6 +105,7 @@ const viaNodeHttp = (
   method: string,
   lines: ReadonlyArray<readonly [string, string]>,
   body?: string | Uint8Array,
+  onContinue?: () => void,
 ): Promise<Received> =>
   new Promise((resolve, reject) => {
     const all = [['Host', new URL(url).host] as const, ...lines]
@@ -115,11 +121,12 @@ const viaNodeHttp = (
       })
     })
     outgoing.on('error', reject)
+    if (onContinue !== undefined) outgoing.on('continue', onContinue)
     outgoing.end(body)
   })
 
 /**
- * Sends one request with fetch (or node:http, for `headerLines`), reads the whole answer and checks it against the contract the
+ * Sends one request with fetch (or node:http, for `headerLines` and `onContinue`), reads the whole answer and checks it against the contract the
  * service serves: with `check` when given, otherwise against the document fetched from the service.
  */
 export const send = async (
@@ -139,9 +146,19 @@ export const send = async (
     status,
     headers: received,
     text,
-  } = options.headerLines === undefined
+  } = options.headerLines === undefined && options.onContinue === undefined
     ? await viaFetch(`${baseUrl}${path}`, method, allHeaders, body)
-    : await viaNodeHttp(`${baseUrl}${path}`, method, [...Object.entries(allHeaders), ...options.headerLines], body)
+    : await viaNodeHttp(
+        `${baseUrl}${path}`,
+        method,
+        [
+          ...Object.entries(allHeaders),
+          ...(options.headerLines ?? []),
+          ...(options.onContinue === undefined ? [] : [['Expect', '100-continue'] as const]),
+        ],
+        body,
+        options.onContinue,
+      )
   const isJson = (received.get('content-type') ?? '').startsWith('application/json')
   const answer = { status, headers: received, body: isJson && text !== '' ? (JSON.parse(text) as unknown) : undefined, text }
   const problems = (await checker)(method, path, answer)
