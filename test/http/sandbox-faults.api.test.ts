@@ -1,9 +1,14 @@
 import { request as httpRequest } from 'node:http'
 import { connect, type Socket } from 'node:net'
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { MAX_DELAY_MS } from '../../adapters/http/fault-script.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { perKeySandboxes } from '../../src/main/sandboxes.js'
+import type { Sandboxes } from '../../src/ports/sandboxes.js'
+import type { StorePorts } from '../../src/ports/store.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { capturedLogger } from '../support/captured-logger.js'
@@ -217,15 +222,6 @@ Script(
   },
 )
 
-Script('delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async ({ api }) => {
-  const first = create(api, { prefer: 'delay=600', 'idempotency-key': 'slow-1' })
-  await new Promise((resolve) => setTimeout(resolve, 200))
-  const retry = await create(api, { 'idempotency-key': 'slow-1' })
-  assertError(retry, 409, 'idempotency_key_in_use')
-  assert.is((await first).status, 201)
-  assert.is(await petCount(api), 1)
-})
-
 Script('a delay on a keyed create is listed in Preference-Applied only when it ran', async ({ api }) => {
   const created = await create(api, { prefer: 'delay=50', 'idempotency-key': 'slow-2' })
   assert.is(created.status, 201)
@@ -266,6 +262,57 @@ Script('When a script is sent empty, then 400 invalid_json saying to send an arr
 })
 
 Script.run()
+
+/**
+ * Per-key sandboxes whose idempotency stores announce a claim: `claimed` resolves once a create has
+ * claimed its key, so that a test sends its retry then, not after a guessed wait.
+ */
+const claimWatchedSandboxes = (): { sandboxes: Sandboxes; claimed: Promise<void> } => {
+  const space = memoryStore().sandboxes
+  let announce = (): void => undefined
+  const claimed = new Promise<void>((resolve) => (announce = resolve))
+  const watched = new WeakMap<StorePorts, StorePorts>()
+  const watch = (ports: StorePorts): StorePorts => {
+    const known = watched.get(ports) ?? {
+      ...ports,
+      idempotency: {
+        ...ports.idempotency,
+        claim: (scope, fingerprint) =>
+          pipe(
+            ports.idempotency.claim(scope, fingerprint),
+            TE.tapIO((claim) => () => (claim.kind === 'claimed' ? announce() : undefined)),
+          ),
+      },
+    }
+    watched.set(ports, known)
+    return known
+  }
+  return { sandboxes: perKeySandboxes({ ...space, open: (sandbox) => pipe(space.open(sandbox), TE.map(watch)) }), claimed }
+}
+
+const Held = suite('A delay on a keyed create, held while a retry is answered')
+
+Held('Prefer: delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async () => {
+  const { sandboxes, claimed } = claimWatchedSandboxes()
+  const shutdown = new AbortController()
+  const api = await startApi({ sandboxes, faults: true, shutdown: shutdown.signal })
+  try {
+    const first = create(api, { 'idempotency-key': 'slow-1', prefer: `delay=${MAX_DELAY_MS}` })
+    await claimed
+    assertError(await create(api, { 'idempotency-key': 'slow-1' }), 409, 'idempotency_key_in_use')
+    // Shutdown ends every delay at once, so the test need not wait out the longest one.
+    shutdown.abort()
+    const created = await first
+    assert.is(created.status, 201)
+    assert.is(await petCount(api), 1)
+    const replayed = await create(api, { 'idempotency-key': 'slow-1' })
+    assert.equal(replayed.body, created.body)
+  } finally {
+    await api.close()
+  }
+})
+
+Held.run()
 
 const Logged = suite('Sandbox faults in the log')
 
