@@ -9,7 +9,7 @@ import { SANDBOX_FORCED_STATUSES } from './http-failures.js'
 export const MAX_DELAY_MS = 10_000
 /** The largest `Retry-After` a forced 429 or 503 may be given. */
 export const MAX_RETRY_AFTER_SECONDS = 3600
-/** How many requests one rule may fail. */
+/** How many requests one rule may apply to. */
 export const MAX_RULE_TIMES = 1000
 /** How many rules one script may hold. */
 export const MAX_SCRIPT_RULES = 100
@@ -35,14 +35,14 @@ const integerIn = (name: string, min: number, max: number) =>
       : `must be an integer from ${min} to ${max}`,
   )
 
-/** One rule: the next `times` requests of `operation` in the sandbox get `fault`. */
+/** One rule: the next `times` requests of `operation` in the sandbox get `fault`, `delay` or both. */
 export const FaultRule = t.intersection([
   t.type({
     operation: oneOf<Operation>('Operation', OPERATIONS),
-    fault: oneOf<FaultName>('FaultName', FAULT_NAMES as ReadonlyArray<FaultName>),
     times: integerIn('Times', 1, MAX_RULE_TIMES),
   }),
   t.partial({
+    fault: oneOf<FaultName>('FaultName', FAULT_NAMES as ReadonlyArray<FaultName>),
     retryAfter: integerIn('RetryAfter', 0, MAX_RETRY_AFTER_SECONDS),
     delay: integerIn('Delay', 0, MAX_DELAY_MS),
   }),
@@ -62,6 +62,20 @@ const unknownFields = (rules: ReadonlyArray<unknown>): ReadonlyArray<string> =>
       : [`[${index}]: must be an object`],
   )
 
+/** What is wrong with a rule whose fields are each right: how they go together. */
+const combinationProblems = (rule: FaultRule, index: number): ReadonlyArray<string> => [
+  ...(rule.fault === undefined && rule.delay === undefined ? [`[${index}]: a rule needs a fault, a delay, or both`] : []),
+]
+
+/** A rule with only its known fields, in one order: what GET answers. */
+const normalized = ({ operation, fault, times, retryAfter, delay }: FaultRule): FaultRule => ({
+  operation,
+  ...(fault === undefined ? {} : { fault }),
+  times,
+  ...(retryAfter === undefined ? {} : { retryAfter }),
+  ...(delay === undefined ? {} : { delay }),
+})
+
 /** A script as PUT /v1/sandbox/faults takes it: a JSON array of rules, every problem named at once. */
 export const decodeScript = (body: unknown): E.Either<ReadonlyArray<string>, ReadonlyArray<FaultRule>> => {
   if (!Array.isArray(body)) return E.left(['the body must be a JSON array of rules'])
@@ -71,16 +85,10 @@ export const decodeScript = (body: unknown): E.Either<ReadonlyArray<string>, Rea
   return pipe(
     t.array(FaultRule).decode(body),
     E.mapLeft((errors) => describeErrors(errors)),
-    // Only the known fields, in one order: what GET answers.
-    E.map((rules) =>
-      rules.map(({ operation, fault, times, retryAfter, delay }) => ({
-        operation,
-        fault,
-        times,
-        ...(retryAfter === undefined ? {} : { retryAfter }),
-        ...(delay === undefined ? {} : { delay }),
-      })),
-    ),
+    E.flatMap((rules) => {
+      const problems = rules.flatMap(combinationProblems)
+      return problems.length > 0 ? E.left(problems) : E.right(rules.map(normalized))
+    }),
   )
 }
 

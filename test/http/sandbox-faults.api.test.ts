@@ -146,6 +146,7 @@ Script('A script with an unknown field or value is refused with 400 naming it, a
     [[{ operation: 'getPet', fault: '503', times: 1, retryAfter: 3601 }], 'retryAfter: must be an integer from 0 to 3600'],
     [[{ operation: 'getPet', fault: '503', times: 1, delay: 10_001 }], 'delay: must be an integer from 0 to 10000'],
     [{ operation: 'getPet', fault: '503', times: 1 }, 'the body must be a JSON array of rules'],
+    [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, a delay, or both'],
   ] as const) {
     const refused = await setScript(api, rules)
     assert.match(assertError(refused, 400, 'invalid_body'), named, JSON.stringify(rules))
@@ -261,6 +262,19 @@ Script('When a script is sent empty, then 400 invalid_json saying to send an arr
   assert.is(assertError(response, 400, 'invalid_json'), 'the request body is empty; send a JSON array of fault rules')
 })
 
+Script('A rule with a delay and no fault answers normally, and counts down like any rule', async ({ api }) => {
+  const set = await setScript(api, [{ operation: 'listPets', delay: 1, times: 2 }])
+  assert.equal(set.body, [{ operation: 'listPets', times: 2, delay: 1 }])
+  const slow = await api.request('GET', '/v1/pets')
+  assert.is(slow.status, 200)
+  assert.equal(slow.body, [])
+  // Only what Prefer asked for is listed.
+  assert.is(slow.headers.get('preference-applied'), null)
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'listPets', times: 1, delay: 1 }])
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
+
 Script.run()
 
 /**
@@ -292,25 +306,31 @@ const claimWatchedSandboxes = (): { sandboxes: Sandboxes; claimed: Promise<void>
 
 const Held = suite('A delay on a keyed create, held while a retry is answered')
 
-Held('Prefer: delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async () => {
-  const { sandboxes, claimed } = claimWatchedSandboxes()
-  const shutdown = new AbortController()
-  const api = await startApi({ sandboxes, faults: true, shutdown: shutdown.signal })
-  try {
-    const first = create(api, { 'idempotency-key': 'slow-1', prefer: `delay=${MAX_DELAY_MS}` })
-    await claimed
-    assertError(await create(api, { 'idempotency-key': 'slow-1' }), 409, 'idempotency_key_in_use')
-    // Shutdown ends every delay at once, so the test need not wait out the longest one.
-    shutdown.abort()
-    const created = await first
-    assert.is(created.status, 201)
-    assert.is(await petCount(api), 1)
-    const replayed = await create(api, { 'idempotency-key': 'slow-1' })
-    assert.equal(replayed.body, created.body)
-  } finally {
-    await api.close()
-  }
-})
+for (const [rule, how] of [
+  ['A scripted delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', 'script'],
+  ['Prefer: delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', 'prefer'],
+] as const) {
+  Held(rule, async () => {
+    const { sandboxes, claimed } = claimWatchedSandboxes()
+    const shutdown = new AbortController()
+    const api = await startApi({ sandboxes, faults: true, shutdown: shutdown.signal })
+    try {
+      if (how === 'script') await setScript(api, [{ operation: 'createPet', delay: MAX_DELAY_MS, times: 1 }])
+      const first = create(api, { 'idempotency-key': 'slow-1', ...(how === 'prefer' ? { prefer: `delay=${MAX_DELAY_MS}` } : {}) })
+      await claimed
+      assertError(await create(api, { 'idempotency-key': 'slow-1' }), 409, 'idempotency_key_in_use')
+      // Shutdown ends every delay at once, so the test need not wait out the longest one.
+      shutdown.abort()
+      const created = await first
+      assert.is(created.status, 201)
+      assert.is(await petCount(api), 1)
+      const replayed = await create(api, { 'idempotency-key': 'slow-1' })
+      assert.equal(replayed.body, created.body)
+    } finally {
+      await api.close()
+    }
+  })
+}
 
 Held.run()
 
