@@ -114,12 +114,10 @@ export const buildApp = (options: AppOptions): Koa => {
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes,
     ...(options.faults === true
-      ? {
-          before: faults({
-            ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
-            ...(scripts === undefined ? {} : { scripts }),
-          }),
-        }
+      ? faults({
+          ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
+          ...(scripts === undefined ? {} : { scripts }),
+        })
       : {}),
   })
   if (options.sandboxes !== undefined && journal !== undefined) {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util'
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
@@ -35,13 +36,51 @@ const integerIn = (name: string, min: number, max: number) =>
       : `must be an integer from ${min} to ${max}`,
   )
 
-/** One rule: the next `times` requests of `operation` in the sandbox get `fault`, `delay` or both. */
+/** How long a rule's `when` may be, written as JSON: a script stays small in memory whatever it matches. */
+export const MAX_WHEN_CHARS = 1024
+
+type JsonObject = Readonly<Record<string, unknown>>
+
+const isJsonObject = (input: unknown): input is JsonObject => typeof input === 'object' && input !== null && !Array.isArray(input)
+
+/** A header name is a token (RFC 9110 §5.1). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** What is wrong with `when.headers`: names of real headers, each once whatever its case, with string values. */
+const headersProblem = (input: unknown): string | undefined => {
+  if (!isJsonObject(input)) return 'must be an object of header names and their values'
+  const seen = new Set<string>()
+  for (const [name, value] of Object.entries(input)) {
+    if (!HEADER_NAME.test(name)) return `${echoed(JSON.stringify(name))} is not a header name`
+    const lower = name.toLowerCase()
+    // Every request of a sandbox carries its key: matching it would only put a secret in the script.
+    if (lower === 'authorization') return 'authorization cannot be matched: it carries the API key'
+    if (seen.has(lower)) return `${echoed(lower)} is named twice (header names are case-insensitive)`
+    seen.add(lower)
+    if (typeof value !== 'string') return `${echoed(name)}: must be a string`
+  }
+  return undefined
+}
+
+// Named for the message that refuses a `when` which is not an object ("when: must be an object ...").
+const When = t.partial(
+  {
+    headers: ruleCodec<Readonly<Record<string, string>>>('HeaderMatch', headersProblem),
+    body: ruleCodec<JsonObject>('BodyMatch', (input) =>
+      isJsonObject(input) ? undefined : 'must be an object of top-level body members and their values',
+    ),
+  },
+  'an object with headers, body or both',
+)
+
+/** One rule: the next `times` requests of `operation` in the sandbox that match `when` get `fault`, `delay` or both. */
 export const FaultRule = t.intersection([
   t.type({
     operation: oneOf<Operation>('Operation', OPERATIONS),
     times: integerIn('Times', 1, MAX_RULE_TIMES),
   }),
   t.partial({
+    when: When,
     fault: oneOf<FaultName>('FaultName', FAULT_NAMES as ReadonlyArray<FaultName>),
     retryAfter: integerIn('RetryAfter', 0, MAX_RETRY_AFTER_SECONDS),
     delay: integerIn('Delay', 0, MAX_DELAY_MS),
@@ -49,27 +88,52 @@ export const FaultRule = t.intersection([
 ])
 export type FaultRule = t.TypeOf<typeof FaultRule>
 
-const RULE_FIELDS: ReadonlyArray<string> = ['operation', 'fault', 'times', 'retryAfter', 'delay']
+const RULE_FIELDS: ReadonlyArray<string> = ['operation', 'when', 'fault', 'times', 'retryAfter', 'delay']
 const NOT_A_FIELD = `is not a field of a rule (${RULE_FIELDS.join(', ')})`
+const WHEN_FIELDS: ReadonlyArray<string> = ['headers', 'body']
+const NOT_A_WHEN_FIELD = `is not a field of when (${WHEN_FIELDS.join(', ')})`
 
-/** Each field a rule does not know, named by its position: an unknown field is a mistake, never ignored. */
+/** Each field a rule (or its `when`) does not know, named by its position: an unknown field is a mistake, never ignored. */
 const unknownFields = (rules: ReadonlyArray<unknown>): ReadonlyArray<string> =>
   rules.flatMap((rule, index) =>
-    typeof rule === 'object' && rule !== null && !Array.isArray(rule)
-      ? Object.keys(rule)
-          .filter((field) => !RULE_FIELDS.includes(field))
-          .map((field) => `[${index}].${echoed(field)}: ${NOT_A_FIELD}`)
+    isJsonObject(rule)
+      ? [
+          ...Object.keys(rule)
+            .filter((field) => !RULE_FIELDS.includes(field))
+            .map((field) => `[${index}].${echoed(field)}: ${NOT_A_FIELD}`),
+          ...(isJsonObject(rule.when)
+            ? Object.keys(rule.when)
+                .filter((field) => !WHEN_FIELDS.includes(field))
+                .map((field) => `[${index}].when.${echoed(field)}: ${NOT_A_WHEN_FIELD}`)
+            : []),
+        ]
       : [`[${index}]: must be an object`],
   )
 
 /** What is wrong with a rule whose fields are each right: how they go together. */
 const combinationProblems = (rule: FaultRule, index: number): ReadonlyArray<string> => [
   ...(rule.fault === undefined && rule.delay === undefined ? [`[${index}]: a rule needs a fault, a delay, or both`] : []),
+  ...(rule.when?.body !== undefined && rule.operation !== 'createPet'
+    ? [`[${index}].when.body: only createPet has a body (${rule.operation} has none)`]
+    : []),
+  ...(rule.when !== undefined && JSON.stringify(rule.when).length > MAX_WHEN_CHARS
+    ? [`[${index}].when: must be at most ${MAX_WHEN_CHARS} characters of JSON`]
+    : []),
 ]
 
-/** A rule with only its known fields, in one order: what GET answers. */
-const normalized = ({ operation, fault, times, retryAfter, delay }: FaultRule): FaultRule => ({
+/** A rule with only its known fields, in one order, header names in lower case: what GET answers. */
+const normalized = ({ operation, when, fault, times, retryAfter, delay }: FaultRule): FaultRule => ({
   operation,
+  ...(when === undefined
+    ? {}
+    : {
+        when: {
+          ...(when.headers === undefined
+            ? {}
+            : { headers: Object.fromEntries(Object.entries(when.headers).map(([name, value]) => [name.toLowerCase(), value])) }),
+          ...(when.body === undefined ? {} : { body: when.body }),
+        },
+      }),
   ...(fault === undefined ? {} : { fault }),
   times,
   ...(retryAfter === undefined ? {} : { retryAfter }),
@@ -92,20 +156,56 @@ export const decodeScript = (body: unknown): E.Either<ReadonlyArray<string>, Rea
   )
 }
 
+/** What a rule is matched against: the request's operation, its headers, and its body once read. */
+export interface ScriptedRequest {
+  readonly operation: Operation
+  /** A header's value by its lower-case name, as Node gives it (repeated lines joined with ", "). */
+  readonly header: (name: string) => string | undefined
+  /** The body, parsed and checked, once it is read; absent before. */
+  readonly body?: { readonly value: unknown }
+}
+
+/** What `take` answers when the first rule that may match a request matches on its body, not yet read. */
+export const NEEDS_BODY = 'needs-body'
+
+/** Whether `rule` matches `request`: NEEDS_BODY when only its body, not yet read, can tell. */
+const matches = (rule: FaultRule, request: ScriptedRequest): boolean | typeof NEEDS_BODY => {
+  if (rule.operation !== request.operation) return false
+  const headers = Object.entries(rule.when?.headers ?? {})
+  if (!headers.every(([name, value]) => request.header(name) === value)) return false
+  const wanted = rule.when?.body
+  if (wanted === undefined) return true
+  if (request.body === undefined) return NEEDS_BODY
+  const body = request.body.value
+  return (
+    isJsonObject(body) && Object.entries(wanted).every(([name, value]) => Object.hasOwn(body, name) && isDeepStrictEqual(body[name], value))
+  )
+}
+
 /**
  * The fault scripts of every sandbox, by the sandbox's name (the key's scope). Each request of a
- * sandbox takes the first rule for its operation and counts it down; a rule at 0 is gone.
+ * sandbox takes the first rule it matches and counts it down; a rule at 0 is gone.
  */
 export interface FaultScripts {
   readonly replace: (sandbox: string, rules: ReadonlyArray<FaultRule>) => void
   readonly get: (sandbox: string) => ReadonlyArray<FaultRule>
   readonly clear: (sandbox: string) => void
-  /** The rule this request of `operation` takes, if any, counted down. */
-  readonly take: (sandbox: string, operation: Operation) => FaultRule | undefined
+  /**
+   * The rule that applies to this request, if any, counted down; NEEDS_BODY, with nothing counted,
+   * when the first rule it may match matches on a body not yet given.
+   */
+  readonly take: (sandbox: string, request: ScriptedRequest) => FaultRule | undefined | typeof NEEDS_BODY
 }
 
 export const faultScripts = (): FaultScripts => {
   const scripts = new Map<string, FaultRule[]>()
+  /** Counts down the rule at `index`, which this request matched. */
+  const count = (sandbox: string, rules: FaultRule[], index: number, rule: FaultRule): FaultRule => {
+    if (rule.times <= 1) rules.splice(index, 1)
+    else rules[index] = { ...rule, times: rule.times - 1 }
+    if (rules.length === 0) scripts.delete(sandbox)
+    return rule
+  }
   return {
     replace: (sandbox, rules) => {
       if (rules.length === 0) scripts.delete(sandbox)
@@ -117,15 +217,14 @@ export const faultScripts = (): FaultScripts => {
     },
     get: (sandbox) => (scripts.get(sandbox) ?? []).map((rule) => ({ ...rule })),
     clear: (sandbox) => void scripts.delete(sandbox),
-    take: (sandbox, operation) => {
-      const rules = scripts.get(sandbox)
-      const index = rules?.findIndex((rule) => rule.operation === operation) ?? -1
-      const rule = rules?.[index]
-      if (rules === undefined || rule === undefined) return undefined
-      if (rule.times <= 1) rules.splice(index, 1)
-      else rules[index] = { ...rule, times: rule.times - 1 }
-      if (rules.length === 0) scripts.delete(sandbox)
-      return rule
+    take: (sandbox, request) => {
+      const rules = scripts.get(sandbox) ?? []
+      for (const [index, rule] of rules.entries()) {
+        const match = matches(rule, request)
+        if (match === NEEDS_BODY) return NEEDS_BODY
+        if (match) return count(sandbox, rules, index, rule)
+      }
+      return undefined
     },
   }
 }

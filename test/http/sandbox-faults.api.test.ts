@@ -147,6 +147,24 @@ Script('A script with an unknown field or value is refused with 400 naming it, a
     [[{ operation: 'getPet', fault: '503', times: 1, delay: 10_001 }], 'delay: must be an integer from 0 to 10000'],
     [{ operation: 'getPet', fault: '503', times: 1 }, 'the body must be a JSON array of rules'],
     [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, a delay, or both'],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: { operation: 'getPet' } }], '[0].when.operation: is not a field of when'],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: 'x-test: a' }], 'when: must be an object with headers, body or both'],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: ['x-test'] } }], 'when.headers: must be an object'],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x-test': 1 } } }], 'when.headers: x-test: must be a string'],
+    [
+      [{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x test': 'a' } } }],
+      'when.headers: "x test" is not a header name',
+    ],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'X-Test': 'a', 'x-test': 'b' } } }], 'x-test is named twice'],
+    [
+      [{ operation: 'getPet', fault: '503', times: 1, when: { headers: { Authorization: 'Bearer x' } } }],
+      'authorization cannot be matched',
+    ],
+    [[{ operation: 'createPet', fault: '503', times: 1, when: { body: ['Rex'] } }], 'when.body: must be an object'],
+    [
+      [{ operation: 'createPet', fault: '503', times: 1, when: { body: { name: 'x'.repeat(5000) } } }],
+      '[0].when: must be at most 1024 characters of JSON',
+    ],
   ] as const) {
     const refused = await setScript(api, rules)
     assert.match(assertError(refused, 400, 'invalid_body'), named, JSON.stringify(rules))
@@ -273,6 +291,74 @@ Script('A rule with a delay and no fault answers normally, and counts down like 
   assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'listPets', times: 1, delay: 1 }])
   assert.is((await api.request('GET', '/v1/pets')).status, 200)
   assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
+
+Script('A rule with when.headers applies only to requests carrying each of those values; names in any case', async ({ api }) => {
+  const set = await setScript(api, [{ operation: 'listPets', when: { headers: { 'X-Test': 'retry-case' } }, fault: '503', times: 1 }])
+  assert.equal(set.body, [{ operation: 'listPets', when: { headers: { 'x-test': 'retry-case' } }, fault: '503', times: 1 }])
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assert.is((await api.request('GET', '/v1/pets', { headers: { 'x-test': 'other-case' } })).status, 200)
+  assert.is((await api.request('GET', '/v1/pets', { headers: { 'x-test': 'Retry-Case' } })).status, 200)
+  assertError(await api.request('GET', '/v1/pets', { headers: { 'X-TEST': 'retry-case' } }), 503, 'service_unavailable')
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
+
+Script('A header sent on several lines matches as its values joined with ", "', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', when: { headers: { 'x-test': 'a, b' } }, fault: '503', times: 1 }])
+  assert.is((await api.request('GET', '/v1/pets', { headerLines: [['x-test', 'a']] })).status, 200)
+  const lines = [
+    ['X-Test', 'a'],
+    ['x-test', 'b'],
+  ] as const
+  assertError(await api.request('GET', '/v1/pets', { headerLines: lines }), 503, 'service_unavailable')
+})
+
+Script('A rule with when.body applies only to creates whose body has each of those top-level members, equal as JSON', async ({ api }) => {
+  await setScript(api, [{ operation: 'createPet', when: { body: { name: 'Rex', test: { case: [1, 'a'] } } }, fault: '500', times: 1 }])
+  assert.is((await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex' }) })).status, 201)
+  assert.is((await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Tom', test: { case: [1, 'a'] } }) })).status, 201)
+  assert.is((await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex', test: { case: [1, 'b'] } }) })).status, 201)
+  const matched = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex', test: { case: [1, 'a'] } }) })
+  assertError(matched, 500, 'internal_error')
+  assert.is(await petCount(api), 3)
+})
+
+Script('A body rule never matches a body that is not a JSON object; a body refused as unreadable takes no rule', async ({ api }) => {
+  await setScript(api, [
+    { operation: 'createPet', when: { body: { name: 'Rex' } }, fault: '503', times: 1 },
+    { operation: 'createPet', fault: '500', times: 1 },
+  ])
+  const json = { 'content-type': 'application/json' }
+  assertError(await api.request('POST', '/v1/pets', { body: '{"name":', headers: json }), 400, 'invalid_json')
+  assertError(
+    await api.request('POST', '/v1/pets', { body: 'name=Rex', headers: { 'content-type': 'text/plain' } }),
+    415,
+    'unsupported_media_type',
+  )
+  assert.is(((await api.request('GET', '/v1/sandbox/faults')).body as ReadonlyArray<unknown>).length, 2)
+  // Read, but not an object: the body rule does not match; the next rule does.
+  assertError(await api.request('POST', '/v1/pets', { body: '["Rex"]', headers: json }), 500, 'internal_error')
+  assertError(await create(api), 503, 'service_unavailable')
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
+
+Script('A body rule for listPets or getPet is refused: they have no body', async ({ api }) => {
+  for (const operation of ['listPets', 'getPet']) {
+    const refused = await setScript(api, [{ operation, when: { body: { name: 'Rex' } }, fault: '503', times: 1 }])
+    assert.match(assertError(refused, 400, 'invalid_body'), `[0].when.body: only createPet has a body (${operation} has none)`)
+  }
+})
+
+Script('A request takes the first rule it matches; a rule it does not match lets later rules be tried', async ({ api }) => {
+  await setScript(api, [
+    { operation: 'createPet', when: { headers: { 'x-attempt': '1' } }, fault: '502', times: 5 },
+    { operation: 'createPet', when: { body: { name: 'Tom' } }, fault: '504', times: 5 },
+    { operation: 'createPet', fault: '500', times: 1 },
+  ])
+  assertError(await create(api, { 'x-attempt': '1' }), 502, 'bad_gateway')
+  assertError(await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Tom' }) }), 504, 'gateway_timeout')
+  assertError(await create(api, { 'x-attempt': '2' }), 500, 'internal_error')
+  assert.is((await create(api)).status, 201)
 })
 
 Script.run()
