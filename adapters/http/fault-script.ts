@@ -36,6 +36,8 @@ const integerIn = (name: string, min: number, max: number) =>
       : `must be an integer from ${min} to ${max}`,
   )
 
+/** The largest `after` a rule may have. */
+export const MAX_RULE_AFTER = 1_000_000
 /** How long a rule's `when` may be, written as JSON: a script stays small in memory whatever it matches. */
 export const MAX_WHEN_CHARS = 1024
 
@@ -73,7 +75,10 @@ const When = t.partial(
   'an object with headers, body or both',
 )
 
-/** One rule: the next `times` requests of `operation` in the sandbox that match `when` get `fault`, `delay` or both. */
+/**
+ * One rule: of the sandbox's requests of `operation` that match `when`, the first `after` pass
+ * untouched; then each gets `fault`, `delay` or both, `times` times.
+ */
 export const FaultRule = t.intersection([
   t.type({
     operation: oneOf<Operation>('Operation', OPERATIONS),
@@ -84,11 +89,12 @@ export const FaultRule = t.intersection([
     fault: oneOf<FaultName>('FaultName', FAULT_NAMES as ReadonlyArray<FaultName>),
     retryAfter: integerIn('RetryAfter', 0, MAX_RETRY_AFTER_SECONDS),
     delay: integerIn('Delay', 0, MAX_DELAY_MS),
+    after: integerIn('After', 0, MAX_RULE_AFTER),
   }),
 ])
 export type FaultRule = t.TypeOf<typeof FaultRule>
 
-const RULE_FIELDS: ReadonlyArray<string> = ['operation', 'when', 'fault', 'times', 'retryAfter', 'delay']
+const RULE_FIELDS: ReadonlyArray<string> = ['operation', 'when', 'fault', 'times', 'retryAfter', 'delay', 'after']
 const NOT_A_FIELD = `is not a field of a rule (${RULE_FIELDS.join(', ')})`
 const WHEN_FIELDS: ReadonlyArray<string> = ['headers', 'body']
 const NOT_A_WHEN_FIELD = `is not a field of when (${WHEN_FIELDS.join(', ')})`
@@ -122,7 +128,7 @@ const combinationProblems = (rule: FaultRule, index: number): ReadonlyArray<stri
 ]
 
 /** A rule with only its known fields, in one order, header names in lower case: what GET answers. */
-const normalized = ({ operation, when, fault, times, retryAfter, delay }: FaultRule): FaultRule => ({
+const normalized = ({ operation, when, fault, times, retryAfter, delay, after }: FaultRule): FaultRule => ({
   operation,
   ...(when === undefined
     ? {}
@@ -138,6 +144,7 @@ const normalized = ({ operation, when, fault, times, retryAfter, delay }: FaultR
   times,
   ...(retryAfter === undefined ? {} : { retryAfter }),
   ...(delay === undefined ? {} : { delay }),
+  ...(after === undefined ? {} : { after }),
 })
 
 /** A script as PUT /v1/sandbox/faults takes it: a JSON array of rules, every problem named at once. */
@@ -184,23 +191,29 @@ const matches = (rule: FaultRule, request: ScriptedRequest): boolean | typeof NE
 
 /**
  * The fault scripts of every sandbox, by the sandbox's name (the key's scope). Each request of a
- * sandbox takes the first rule it matches and counts it down; a rule at 0 is gone.
+ * sandbox takes the first rule it matches: while the rule's `after` is above 0, it counts that
+ * down and the request passes untouched; then the rule applies and counts `times` down, and at 0
+ * it is gone.
  */
 export interface FaultScripts {
   readonly replace: (sandbox: string, rules: ReadonlyArray<FaultRule>) => void
   readonly get: (sandbox: string) => ReadonlyArray<FaultRule>
   readonly clear: (sandbox: string) => void
   /**
-   * The rule that applies to this request, if any, counted down; NEEDS_BODY, with nothing counted,
-   * when the first rule it may match matches on a body not yet given.
+   * The rule that applies to this request, if any, counted; NEEDS_BODY, with nothing counted, when
+   * the first rule it may match matches on a body not yet given.
    */
   readonly take: (sandbox: string, request: ScriptedRequest) => FaultRule | undefined | typeof NEEDS_BODY
 }
 
 export const faultScripts = (): FaultScripts => {
   const scripts = new Map<string, FaultRule[]>()
-  /** Counts down the rule at `index`, which this request matched. */
-  const count = (sandbox: string, rules: FaultRule[], index: number, rule: FaultRule): FaultRule => {
+  /** Counts the request that matched `rules[index]`, and answers the rule when it applies. */
+  const count = (sandbox: string, rules: FaultRule[], index: number, rule: FaultRule): FaultRule | undefined => {
+    if (rule.after !== undefined && rule.after > 0) {
+      rules[index] = { ...rule, after: rule.after - 1 }
+      return undefined
+    }
     if (rule.times <= 1) rules.splice(index, 1)
     else rules[index] = { ...rule, times: rule.times - 1 }
     if (rules.length === 0) scripts.delete(sandbox)

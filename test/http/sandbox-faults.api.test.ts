@@ -147,6 +147,7 @@ Script('A script with an unknown field or value is refused with 400 naming it, a
     [[{ operation: 'getPet', fault: '503', times: 1, delay: 10_001 }], 'delay: must be an integer from 0 to 10000'],
     [{ operation: 'getPet', fault: '503', times: 1 }, 'the body must be a JSON array of rules'],
     [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, a delay, or both'],
+    [[{ operation: 'getPet', fault: '503', times: 1, after: -1 }], 'after: must be an integer from 0 to 1000000'],
     [[{ operation: 'getPet', fault: '503', times: 1, when: { operation: 'getPet' } }], '[0].when.operation: is not a field of when'],
     [[{ operation: 'getPet', fault: '503', times: 1, when: 'x-test: a' }], 'when: must be an object with headers, body or both'],
     [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: ['x-test'] } }], 'when.headers: must be an object'],
@@ -260,6 +261,7 @@ Script(
       ['times', '0.99999999999999999'],
       ['retryAfter', '1e-400'],
       ['delay', '9007199254740990.9'],
+      ['after', '0.99999999999999999'],
     ] as const) {
       const body = `[{"operation":"createPet","fault":"503","times":1,"${field}":${literal}}]`.replace('"times":1,"times"', '"times"')
       const response = await api.request('PUT', '/v1/sandbox/faults', { body, headers: { 'content-type': 'application/json' } })
@@ -359,6 +361,18 @@ Script('A request takes the first rule it matches; a rule it does not match lets
   assertError(await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Tom' }) }), 504, 'gateway_timeout')
   assertError(await create(api, { 'x-attempt': '2' }), 500, 'internal_error')
   assert.is((await create(api)).status, 201)
+})
+
+Script('after: N lets the first N matching requests through untouched, then the rule applies `times` times', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', after: 2, fault: '503', times: 2 }])
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'listPets', fault: '503', times: 2, after: 1 }])
+  // A request the rule does not match is not counted.
+  assert.is((await api.request('GET', '/v1/pets/1')).status, 404)
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assertError(await api.request('GET', '/v1/pets'), 503, 'service_unavailable')
+  assertError(await api.request('GET', '/v1/pets'), 503, 'service_unavailable')
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
 })
 
 Script.run()
