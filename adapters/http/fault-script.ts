@@ -5,6 +5,7 @@ import * as t from 'io-ts'
 import { describeErrors, ruleCodec } from '../../src/domain/codec.js'
 import { echoed } from './error-response.js'
 import { SANDBOX_FORCED_STATUSES } from './http-failures.js'
+import { MAX_SEED, mulberry32 } from './seeded-random.js'
 
 /** The longest delay a client may ask for, with `Prefer: delay=<milliseconds>` or a rule's `delay`. */
 export const MAX_DELAY_MS = 10_000
@@ -75,9 +76,14 @@ const When = t.partial(
   'an object with headers, body or both',
 )
 
+const chanceCodec = ruleCodec<number>('Chance', (input) =>
+  typeof input === 'number' && input >= 0 && input <= 1 ? undefined : 'must be a number from 0 to 1',
+)
+
 /**
  * One rule: of the sandbox's requests of `operation` that match `when`, the first `after` pass
- * untouched; then each gets `fault`, `delay` or both, `times` times.
+ * untouched; then each gets `fault`, `delay` or both (with `chance`, at random, drawn from `seed`),
+ * `times` times.
  */
 export const FaultRule = t.intersection([
   t.type({
@@ -90,11 +96,13 @@ export const FaultRule = t.intersection([
     retryAfter: integerIn('RetryAfter', 0, MAX_RETRY_AFTER_SECONDS),
     delay: integerIn('Delay', 0, MAX_DELAY_MS),
     after: integerIn('After', 0, MAX_RULE_AFTER),
+    chance: chanceCodec,
+    seed: integerIn('Seed', 0, MAX_SEED),
   }),
 ])
 export type FaultRule = t.TypeOf<typeof FaultRule>
 
-const RULE_FIELDS: ReadonlyArray<string> = ['operation', 'when', 'fault', 'times', 'retryAfter', 'delay', 'after']
+const RULE_FIELDS: ReadonlyArray<string> = ['operation', 'when', 'fault', 'times', 'retryAfter', 'delay', 'after', 'chance', 'seed']
 const NOT_A_FIELD = `is not a field of a rule (${RULE_FIELDS.join(', ')})`
 const WHEN_FIELDS: ReadonlyArray<string> = ['headers', 'body']
 const NOT_A_WHEN_FIELD = `is not a field of when (${WHEN_FIELDS.join(', ')})`
@@ -119,6 +127,8 @@ const unknownFields = (rules: ReadonlyArray<unknown>): ReadonlyArray<string> =>
 /** What is wrong with a rule whose fields are each right: how they go together. */
 const combinationProblems = (rule: FaultRule, index: number): ReadonlyArray<string> => [
   ...(rule.fault === undefined && rule.delay === undefined ? [`[${index}]: a rule needs a fault, a delay, or both`] : []),
+  ...(rule.chance !== undefined && rule.seed === undefined ? [`[${index}].seed: is required with chance`] : []),
+  ...(rule.seed !== undefined && rule.chance === undefined ? [`[${index}].seed: is only for chance`] : []),
   ...(rule.when?.body !== undefined && rule.operation !== 'createPet'
     ? [`[${index}].when.body: only createPet has a body (${rule.operation} has none)`]
     : []),
@@ -128,7 +138,7 @@ const combinationProblems = (rule: FaultRule, index: number): ReadonlyArray<stri
 ]
 
 /** A rule with only its known fields, in one order, header names in lower case: what GET answers. */
-const normalized = ({ operation, when, fault, times, retryAfter, delay, after }: FaultRule): FaultRule => ({
+const normalized = ({ operation, when, fault, times, retryAfter, delay, after, chance, seed }: FaultRule): FaultRule => ({
   operation,
   ...(when === undefined
     ? {}
@@ -145,6 +155,8 @@ const normalized = ({ operation, when, fault, times, retryAfter, delay, after }:
   ...(retryAfter === undefined ? {} : { retryAfter }),
   ...(delay === undefined ? {} : { delay }),
   ...(after === undefined ? {} : { after }),
+  ...(chance === undefined ? {} : { chance }),
+  ...(seed === undefined ? {} : { seed }),
 })
 
 /** A script as PUT /v1/sandbox/faults takes it: a JSON array of rules, every problem named at once. */
@@ -192,8 +204,9 @@ const matches = (rule: FaultRule, request: ScriptedRequest): boolean | typeof NE
 /**
  * The fault scripts of every sandbox, by the sandbox's name (the key's scope). Each request of a
  * sandbox takes the first rule it matches: while the rule's `after` is above 0, it counts that
- * down and the request passes untouched; then the rule applies and counts `times` down, and at 0
- * it is gone.
+ * down and the request passes untouched; then, with `chance`, a draw from the rule's generator (its
+ * `seed` advances) decides whether the rule applies; a rule that applies counts `times` down, and
+ * at 0 it is gone.
  */
 export interface FaultScripts {
   readonly replace: (sandbox: string, rules: ReadonlyArray<FaultRule>) => void
@@ -214,8 +227,15 @@ export const faultScripts = (): FaultScripts => {
       rules[index] = { ...rule, after: rule.after - 1 }
       return undefined
     }
-    if (rule.times <= 1) rules.splice(index, 1)
-    else rules[index] = { ...rule, times: rule.times - 1 }
+    let drawn = rule
+    if (rule.chance !== undefined && rule.seed !== undefined) {
+      const draw = mulberry32(rule.seed)
+      drawn = { ...rule, seed: draw.next }
+      rules[index] = drawn
+      if (draw.value >= rule.chance) return undefined
+    }
+    if (drawn.times <= 1) rules.splice(index, 1)
+    else rules[index] = { ...drawn, times: drawn.times - 1 }
     if (rules.length === 0) scripts.delete(sandbox)
     return rule
   }

@@ -148,6 +148,11 @@ Script('A script with an unknown field or value is refused with 400 naming it, a
     [{ operation: 'getPet', fault: '503', times: 1 }, 'the body must be a JSON array of rules'],
     [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, a delay, or both'],
     [[{ operation: 'getPet', fault: '503', times: 1, after: -1 }], 'after: must be an integer from 0 to 1000000'],
+    [[{ operation: 'getPet', fault: '503', times: 1, chance: 1.5, seed: 1 }], 'chance: must be a number from 0 to 1'],
+    [[{ operation: 'getPet', fault: '503', times: 1, chance: '0.5', seed: 1 }], 'chance: must be a number from 0 to 1'],
+    [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5, seed: 2 ** 32 }], 'seed: must be an integer from 0 to 4294967295'],
+    [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5 }], '[0].seed: is required with chance'],
+    [[{ operation: 'getPet', fault: '503', times: 1, seed: 1 }], '[0].seed: is only for chance'],
     [[{ operation: 'getPet', fault: '503', times: 1, when: { operation: 'getPet' } }], '[0].when.operation: is not a field of when'],
     [[{ operation: 'getPet', fault: '503', times: 1, when: 'x-test: a' }], 'when: must be an object with headers, body or both'],
     [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: ['x-test'] } }], 'when.headers: must be an object'],
@@ -262,8 +267,13 @@ Script(
       ['retryAfter', '1e-400'],
       ['delay', '9007199254740990.9'],
       ['after', '0.99999999999999999'],
+      ['seed', '1e-400'],
     ] as const) {
-      const body = `[{"operation":"createPet","fault":"503","times":1,"${field}":${literal}}]`.replace('"times":1,"times"', '"times"')
+      const chance = field === 'seed' ? ',"chance":0.5' : ''
+      const body = `[{"operation":"createPet","fault":"503","times":1${chance},"${field}":${literal}}]`.replace(
+        '"times":1,"times"',
+        '"times"',
+      )
       const response = await api.request('PUT', '/v1/sandbox/faults', { body, headers: { 'content-type': 'application/json' } })
       assert.match(assertError(response, 400, 'invalid_body'), `${field}: must be an integer`, literal)
     }
@@ -373,6 +383,61 @@ Script('after: N lets the first N matching requests through untouched, then the 
   assertError(await api.request('GET', '/v1/pets'), 503, 'service_unavailable')
   assertError(await api.request('GET', '/v1/pets'), 503, 'service_unavailable')
   assert.is((await api.request('GET', '/v1/pets')).status, 200)
+})
+
+/** The statuses of `count` lists with `key`. */
+const listStatuses = async (api: RunningApi, count: number, key: string = TEST_KEY): Promise<string> => {
+  const statuses: number[] = []
+  for (let index = 0; index < count; index += 1) statuses.push((await api.request('GET', '/v1/pets', { key })).status)
+  return statuses.join(' ')
+}
+
+/** What mulberry32 draws from seed 42, as statuses with chance 0.5: the sequence a seed names in every version. */
+const SEED_42_AT_HALF = '200 503 200 200 503 200 503 200 200 503 503 200'
+
+Script('chance with a seed fails matching requests at random, the same sequence every run for the same seed', async ({ api }) => {
+  const rule = { operation: 'listPets', fault: '503', times: 1000, chance: 0.5, seed: 42 }
+  await setScript(api, [rule])
+  await setScript(api, [rule], OTHER_KEY)
+  assert.is(await listStatuses(api, 12), SEED_42_AT_HALF)
+  assert.is(await listStatuses(api, 12, OTHER_KEY), SEED_42_AT_HALF)
+  await setScript(api, [{ ...rule, seed: 7 }])
+  assert.is.not(await listStatuses(api, 12), SEED_42_AT_HALF)
+})
+
+Script('With chance, times counts the requests failed, not those let through', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', fault: '503', times: 2, chance: 0.5, seed: 42 }])
+  assert.is(await listStatuses(api, 8), '200 503 200 200 503 200 200 200')
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
+
+Script('GET shows a chance rule’s seed as its generator now: put back, the rule goes on with the same sequence', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', fault: '503', times: 100, chance: 0.5, seed: 42 }])
+  assert.is(await listStatuses(api, 3), SEED_42_AT_HALF.slice(0, 11))
+  const remaining = (await api.request('GET', '/v1/sandbox/faults')).body
+  assert.equal(remaining, [{ operation: 'listPets', fault: '503', times: 99, chance: 0.5, seed: 1_199_730_185 }])
+  await setScript(api, remaining, OTHER_KEY)
+  assert.is(await listStatuses(api, 9, OTHER_KEY), SEED_42_AT_HALF.slice(12))
+})
+
+Script('GET answers each rule in one shape: only its fields, in one order, header names in lower case', async ({ api }) => {
+  await setScript(api, [
+    {
+      seed: 9,
+      chance: 0.25,
+      after: 1,
+      delay: 5,
+      retryAfter: 0,
+      times: 3,
+      fault: '503',
+      when: { body: { b: 1 }, headers: { 'X-A': 'a' } },
+      operation: 'createPet',
+    },
+  ])
+  assert.is(
+    (await api.request('GET', '/v1/sandbox/faults')).text,
+    '[{"operation":"createPet","when":{"headers":{"x-a":"a"},"body":{"b":1}},"fault":"503","times":3,"retryAfter":0,"delay":5,"after":1,"chance":0.25,"seed":9}]',
+  )
 })
 
 Script.run()
