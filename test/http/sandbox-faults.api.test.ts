@@ -260,7 +260,7 @@ Script('a delay on a keyed create is listed in Preference-Applied only when it r
 })
 
 Script(
-  'Every integer of a rule is one the client wrote: a number that only rounds to one is refused, naming the field',
+  'Every number of a rule is one the client wrote: a number that only rounds to an integer is refused, naming the field',
   async ({ api }) => {
     for (const [field, literal] of [
       ['times', '0.99999999999999999'],
@@ -276,6 +276,12 @@ Script(
       )
       const response = await api.request('PUT', '/v1/sandbox/faults', { body, headers: { 'content-type': 'application/json' } })
       assert.match(assertError(response, 400, 'invalid_body'), `${field}: must be an integer`, literal)
+    }
+    // Nor is a chance a number the client did not write: one that only rounds to 0 or 1 is refused.
+    for (const literal of ['1e-400', '0.99999999999999999']) {
+      const body = `[{"operation":"createPet","fault":"503","times":1,"chance":${literal},"seed":1}]`
+      const response = await api.request('PUT', '/v1/sandbox/faults', { body, headers: { 'content-type': 'application/json' } })
+      assert.match(assertError(response, 400, 'invalid_body'), 'chance: must be a number from 0 to 1', literal)
     }
     assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
     // A literal that denotes an integer exactly is one, however written.
