@@ -105,6 +105,7 @@ export const buildApp = (options: AppOptions): Koa => {
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ...(extension?.beforeOperation === undefined ? {} : { before: extension.beforeOperation }),
+    ...(extension?.afterCreateBody === undefined ? {} : { afterBody: extension.afterCreateBody }),
   })
   extension?.registerRoutes(router)
   const metrics = options.metrics === false ? undefined : createMetrics()

@@ -15,6 +15,8 @@ export interface AppExtension {
   readonly beforeRouting: ReadonlyArray<Middleware>
   /** First on each pet operation, before its body is read (forced failures and delays). */
   readonly beforeOperation?: (operation: PetOperation) => Middleware
+  /** On createPet once its body is read and checked (fault rules that match the body). */
+  readonly afterCreateBody?: Middleware
   /** Declares its own routes. */
   readonly registerRoutes: (router: Router) => void
   /** What `GET /` lists of it, by name. */

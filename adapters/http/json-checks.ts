@@ -34,8 +34,12 @@ export const denotesInteger = (literal: string): boolean => {
 const isNumberCharacter = (code: number): boolean =>
   (code >= 48 && code <= 57) || code === 45 || code === 43 || code === 46 || code === 101 || code === 69
 
-/** A number no integer rule accepts, written where the client wrote one that only rounds to an integer. */
-export const NOT_AN_INTEGER = '0.5'
+/**
+ * A number no integer rule accepts, written where the client wrote one that only rounds to an
+ * integer. Negative, so that no rule of a range from 0 accepts it either: a fault rule's `chance`
+ * written `1e-400` is refused, not read as another chance.
+ */
+export const NOT_AN_INTEGER = '-0.5'
 
 /**
  * JSON `text` (already accepted by JSON.parse) with each number literal that JSON.parse would round

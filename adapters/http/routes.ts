@@ -27,6 +27,8 @@ export interface RoutesOptions {
   readonly maxBodyBytes: number
   /** Runs first on each of the three operations, before the body is read (forced failures). */
   readonly before?: (operation: PetOperation) => Middleware
+  /** Runs on createPet once its body is read and checked (fault script rules that match the body). */
+  readonly afterBody?: Middleware
 }
 
 /** The route patterns: what the log and the metrics name a request by. */
@@ -42,7 +44,7 @@ type OperationState = UseCasesState & JsonBodyState
  * rules live here. The router also answers HEAD like GET, and (with allowedMethods) OPTIONS and 405
  * with `Allow`, from these declarations.
  */
-export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, before }: RoutesOptions): void => {
+export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, before, afterBody }: RoutesOptions): void => {
   // Part of each route, so that what runs first is still logged and measured under its pattern.
   const first = (operation: PetOperation): ReadonlyArray<Middleware> => (before === undefined ? [] : [before(operation)])
   /** The caller's sandbox's use cases when sandboxes are on, else everyone's. */
@@ -63,6 +65,7 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
     PETS_ROUTE,
     ...first('createPet'),
     ...jsonBody(maxBodyBytes, 'a JSON object (a NewPet)'),
+    ...(afterBody === undefined ? [] : [afterBody]),
     async (ctx) => {
       const body = ctx.state.body
       const key = ctx.headers['idempotency-key']

@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http'
-import type { Middleware, ParameterizedContext } from 'koa'
+import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
 import { parseIntegerText } from '../../src/domain/integer-text.js'
 import type { AuthState } from '../http/auth.js'
 import type { ForcedFaultState } from '../http/edge.js'
@@ -7,14 +7,18 @@ import { sendFailure } from '../http/error-response.js'
 import {
   FAULT_NAMES,
   type FaultName,
+  type FaultRule,
   type FaultScripts,
   MAX_DELAY_MS,
   MAX_RETRY_AFTER_SECONDS,
+  NEEDS_BODY,
   NETWORK_FAULTS,
   type Operation,
+  type ScriptedRequest,
 } from './fault-script.js'
 import { FORCED_STATUSES, type FaultSource, type ForcedStatus, forcedFailure } from '../http/http-failures.js'
 import { withInsertDelay } from './insert-delay.js'
+import type { JsonBodyState } from '../http/json-body.js'
 import { parsePrefer } from './prefer.js'
 import { rawHeadLines } from '../http/raw-head.js'
 
@@ -113,17 +117,37 @@ const sendTruncated = (ctx: ParameterizedContext<FaultState>): void => {
   )
 }
 
+/** The faults middleware of the pet routes (see `faults`). */
+export interface Faults {
+  /** Runs first on each pet operation, before the body is read. */
+  readonly before: (operation: Operation) => Middleware<FaultState>
+  /** Runs on a create once its body is read and checked; only with fault scripts, whose rules may match the body. */
+  readonly afterBody?: Middleware<FaultState & JsonBodyState>
+}
+
+/** A request as a fault script's rules see it; its body once read, when given. */
+const scriptedRequest = (ctx: Context, operation: Operation, body?: { readonly value: unknown }): ScriptedRequest => ({
+  operation,
+  header: (name) => {
+    const value = ctx.req.headers[name]
+    return Array.isArray(value) ? value.join(', ') : value
+  },
+  ...(body === undefined ? {} : { body }),
+})
+
 /**
  * Forced failures and delays for client developers (PETSTORE_FAULTS=on), one middleware per pet
  * operation, after authentication and the rate limit and before the body is read. A request's own
- * `Prefer: fault` wins over the sandbox's script and does not consume it; otherwise the script's
- * first rule for the operation applies and is counted down. An Error fault reads no body, claims no
- * Idempotency-Key and touches no store; `reset` neither; `reset-after` and `truncated` carry the
- * operation out, then break the answer. A delay comes first, except on a create with an
- * Idempotency-Key in a sandbox, where it runs after the key is claimed. `Preference-Applied` lists
- * what `Prefer` asked for and was applied, delay first.
+ * `Prefer: fault` wins over the sandbox's script and does not consume it; otherwise the first rule
+ * of the script the request matches is counted, and applies or lets it pass (scripts.take). When
+ * that rule matches on the body, nothing is decided until the body is read and checked
+ * (`afterBody`): a body refused is answered as always, and takes no rule. An Error fault claims no
+ * Idempotency-Key and touches no store, nor reads the body unless its rule matched it; `reset`
+ * neither; `reset-after` and `truncated` carry the operation out, then break the answer. A delay
+ * comes first, except on a create with an Idempotency-Key in a sandbox, where it runs after the key
+ * is claimed. `Preference-Applied` lists what `Prefer` asked for and was applied, delay first.
  */
-export const faults = ({ shutdown, scripts }: FaultsOptions = {}): ((operation: Operation) => Middleware<FaultState>) => {
+export const faults = ({ shutdown, scripts }: FaultsOptions = {}): Faults => {
   // One listener on the signal for every delay in progress, however many there are.
   const cuts = new Set<() => void>()
   shutdown?.addEventListener('abort', () => cuts.forEach((cut) => cut()), { once: true })
@@ -143,11 +167,17 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): ((operation: 
       cuts.add(cut)
     })
   const sandboxes = scripts !== undefined
+  /** The creates whose script waits for their body. */
+  const awaitingBody = new WeakSet<Context>()
 
-  return (operation) => async (ctx, next) => {
-    const asked = readFaultPreferences(ctx.get('Prefer') || undefined, sandboxes)
-    const sandbox = ctx.state.client?.scope
-    const rule = asked.fault === undefined && sandbox !== undefined ? scripts?.take(sandbox, operation) : undefined
+  /** Carries out what `Prefer` and the script's `rule` ask of this request, around the rest of its route. */
+  const apply = async (
+    ctx: ParameterizedContext<FaultState>,
+    next: Next,
+    operation: Operation,
+    asked: FaultPreferences,
+    rule?: FaultRule,
+  ): Promise<void> => {
     const by: FaultSource = asked.fault === undefined ? 'script' : 'prefer'
     const fault = asked.fault ?? rule?.fault
     const delayMs = asked.delayMs ?? rule?.delay
@@ -184,5 +214,30 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): ((operation: 
     if (fault === 'reset-after' || fault === 'truncated') ctx.state.fault = fault
     if (fault === 'reset-after') resetConnection(ctx)
     if (fault === 'truncated') sendTruncated(ctx)
+  }
+
+  return {
+    before: (operation) => async (ctx, next) => {
+      const asked = readFaultPreferences(ctx.get('Prefer') || undefined, sandboxes)
+      const sandbox = ctx.state.client?.scope
+      const rule = asked.fault !== undefined || sandbox === undefined ? undefined : scripts?.take(sandbox, scriptedRequest(ctx, operation))
+      if (rule !== NEEDS_BODY) return apply(ctx, next, operation, asked, rule)
+      awaitingBody.add(ctx)
+      await next()
+    },
+    ...(scripts === undefined
+      ? {}
+      : {
+          afterBody: async (ctx, next) => {
+            const sandbox = ctx.state.client?.scope
+            if (awaitingBody.has(ctx) && sandbox !== undefined) {
+              const asked = readFaultPreferences(ctx.get('Prefer') || undefined, sandboxes)
+              const rule = scripts.take(sandbox, scriptedRequest(ctx, 'createPet', { value: ctx.state.body }))
+              // With the body given, no rule waits for it.
+              return apply(ctx, next, 'createPet', asked, rule === NEEDS_BODY ? undefined : rule)
+            }
+            await next()
+          },
+        }),
   }
 }

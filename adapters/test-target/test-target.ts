@@ -40,7 +40,8 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
   return {
     afterAuthentication,
     beforeRouting: sandboxes === undefined ? [] : [chooseSandbox(sandboxes)],
-    ...(forced === undefined ? {} : { beforeOperation: forced }),
+    ...(forced === undefined ? {} : { beforeOperation: forced.before }),
+    ...(forced?.afterBody === undefined ? {} : { afterCreateBody: forced.afterBody }),
     registerRoutes: (router) => {
       if (sandboxes === undefined || journal === undefined) return
       registerSandboxRoutes(router, {

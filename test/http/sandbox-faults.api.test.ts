@@ -6,6 +6,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { MAX_DELAY_MS } from '../../adapters/test-target/faults.js'
 import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { StorePorts } from '../../src/ports/store.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
@@ -144,6 +145,31 @@ Script('A script with an unknown field or value is refused with 400 naming it, a
     [[{ operation: 'getPet', fault: '503', times: 1, retryAfter: 3601 }], 'retryAfter: must be an integer from 0 to 3600'],
     [[{ operation: 'getPet', fault: '503', times: 1, delay: 10_001 }], 'delay: must be an integer from 0 to 10000'],
     [{ operation: 'getPet', fault: '503', times: 1 }, 'the body must be a JSON array of rules'],
+    [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, a delay, or both'],
+    [[{ operation: 'getPet', fault: '503', times: 1, after: -1 }], 'after: must be an integer from 0 to 1000000'],
+    [[{ operation: 'getPet', fault: '503', times: 1, chance: 1.5, seed: 1 }], 'chance: must be a number from 0 to 1'],
+    [[{ operation: 'getPet', fault: '503', times: 1, chance: '0.5', seed: 1 }], 'chance: must be a number from 0 to 1'],
+    [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5, seed: 2 ** 32 }], 'seed: must be an integer from 0 to 4294967295'],
+    [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5 }], '[0].seed: is required with chance'],
+    [[{ operation: 'getPet', fault: '503', times: 1, seed: 1 }], '[0].seed: is only for chance'],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: { operation: 'getPet' } }], '[0].when.operation: is not a field of when'],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: 'x-test: a' }], 'when: must be an object with headers, body or both'],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: ['x-test'] } }], 'when.headers: must be an object'],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x-test': 1 } } }], 'when.headers: x-test: must be a string'],
+    [
+      [{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x test': 'a' } } }],
+      'when.headers: "x test" is not a header name',
+    ],
+    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'X-Test': 'a', 'x-test': 'b' } } }], 'x-test is named twice'],
+    [
+      [{ operation: 'getPet', fault: '503', times: 1, when: { headers: { Authorization: 'Bearer x' } } }],
+      'authorization cannot be matched',
+    ],
+    [[{ operation: 'createPet', fault: '503', times: 1, when: { body: ['Rex'] } }], 'when.body: must be an object'],
+    [
+      [{ operation: 'createPet', fault: '503', times: 1, when: { body: { name: 'x'.repeat(5000) } } }],
+      '[0].when: must be at most 1024 characters of JSON',
+    ],
   ] as const) {
     const refused = await setScript(api, rules)
     assert.match(assertError(refused, 400, 'invalid_body'), named, JSON.stringify(rules))
@@ -233,16 +259,28 @@ Script('a delay on a keyed create is listed in Preference-Applied only when it r
 })
 
 Script(
-  'Every integer of a rule is one the client wrote: a number that only rounds to one is refused, naming the field',
+  'Every number of a rule is one the client wrote: a number that only rounds to an integer is refused, naming the field',
   async ({ api }) => {
     for (const [field, literal] of [
       ['times', '0.99999999999999999'],
       ['retryAfter', '1e-400'],
       ['delay', '9007199254740990.9'],
+      ['after', '0.99999999999999999'],
+      ['seed', '1e-400'],
     ] as const) {
-      const body = `[{"operation":"createPet","fault":"503","times":1,"${field}":${literal}}]`.replace('"times":1,"times"', '"times"')
+      const chance = field === 'seed' ? ',"chance":0.5' : ''
+      const body = `[{"operation":"createPet","fault":"503","times":1${chance},"${field}":${literal}}]`.replace(
+        '"times":1,"times"',
+        '"times"',
+      )
       const response = await api.request('PUT', '/v1/sandbox/faults', { body, headers: { 'content-type': 'application/json' } })
       assert.match(assertError(response, 400, 'invalid_body'), `${field}: must be an integer`, literal)
+    }
+    // Nor is a chance a number the client did not write: one that only rounds to 0 or 1 is refused.
+    for (const literal of ['1e-400', '0.99999999999999999']) {
+      const body = `[{"operation":"createPet","fault":"503","times":1,"chance":${literal},"seed":1}]`
+      const response = await api.request('PUT', '/v1/sandbox/faults', { body, headers: { 'content-type': 'application/json' } })
+      assert.match(assertError(response, 400, 'invalid_body'), 'chance: must be a number from 0 to 1', literal)
     }
     assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
     // A literal that denotes an integer exactly is one, however written.
@@ -259,57 +297,213 @@ Script('When a script is sent empty, then 400 invalid_json saying to send an arr
   assert.is(assertError(response, 400, 'invalid_json'), 'the request body is empty; send a JSON array of fault rules')
 })
 
-Script.run()
+Script('A rule with a delay and no fault answers normally, and counts down like any rule', async ({ api }) => {
+  const set = await setScript(api, [{ operation: 'listPets', delay: 1, times: 2 }])
+  assert.equal(set.body, [{ operation: 'listPets', times: 2, delay: 1 }])
+  const slow = await api.request('GET', '/v1/pets')
+  assert.is(slow.status, 200)
+  assert.equal(slow.body, [])
+  // Only what Prefer asked for is listed.
+  assert.is(slow.headers.get('preference-applied'), null)
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'listPets', times: 1, delay: 1 }])
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
 
-/** Per-key sandboxes that call `claimed` each time a create claims its Idempotency-Key. */
-const claimsReported = (claimed: () => void): SandboxSpace => {
-  const space = memoryStore().sandboxes
-  if (space === undefined) throw new Error('the memory store has sandboxes')
-  return {
-    ...space,
-    open: (sandbox) =>
-      pipe(
-        space.open(sandbox),
-        TE.map((ports) => ({
-          ...ports,
-          idempotency: {
-            ...ports.idempotency,
-            claim: (scope, fingerprint) =>
-              pipe(
-                ports.idempotency.claim(scope, fingerprint),
-                TE.map((claim) => {
-                  claimed()
-                  return claim
-                }),
-              ),
-          },
-        })),
-      ),
-  }
-}
+Script('A rule with when.headers applies only to requests carrying each of those values; names in any case', async ({ api }) => {
+  const set = await setScript(api, [{ operation: 'listPets', when: { headers: { 'X-Test': 'retry-case' } }, fault: '503', times: 1 }])
+  assert.equal(set.body, [{ operation: 'listPets', when: { headers: { 'x-test': 'retry-case' } }, fault: '503', times: 1 }])
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assert.is((await api.request('GET', '/v1/pets', { headers: { 'x-test': 'other-case' } })).status, 200)
+  assert.is((await api.request('GET', '/v1/pets', { headers: { 'x-test': 'Retry-Case' } })).status, 200)
+  assertError(await api.request('GET', '/v1/pets', { headers: { 'X-TEST': 'retry-case' } }), 503, 'service_unavailable')
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
 
-const Claimed = suite('Scripted faults: a delayed create with an Idempotency-Key')
+Script('A header sent on several lines matches as its values joined with ", "', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', when: { headers: { 'x-test': 'a, b' } }, fault: '503', times: 1 }])
+  assert.is((await api.request('GET', '/v1/pets', { headerLines: [['x-test', 'a']] })).status, 200)
+  const lines = [
+    ['X-Test', 'a'],
+    ['x-test', 'b'],
+  ] as const
+  assertError(await api.request('GET', '/v1/pets', { headerLines: lines }), 503, 'service_unavailable')
+})
 
-Claimed('delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', async () => {
-  let claimed = (): void => undefined
-  const firstClaim = new Promise<void>((resolve) => (claimed = resolve))
-  // Shutdown ends every delay: the longest one holds the create however long the retry takes, then ends.
-  const shutdown = new AbortController()
-  const api = await startApi({ sandboxes: claimsReported(() => claimed()), faults: true, shutdown: shutdown.signal })
-  try {
-    const first = create(api, { prefer: `delay=${MAX_DELAY_MS}`, 'idempotency-key': 'slow-1' })
-    await firstClaim
-    const retry = await create(api, { 'idempotency-key': 'slow-1' })
-    assertError(retry, 409, 'idempotency_key_in_use')
-    shutdown.abort()
-    assert.is((await first).status, 201)
-    assert.is(await petCount(api), 1)
-  } finally {
-    await api.close()
+Script('A rule with when.body applies only to creates whose body has each of those top-level members, equal as JSON', async ({ api }) => {
+  await setScript(api, [{ operation: 'createPet', when: { body: { name: 'Rex', test: { case: [1, 'a'] } } }, fault: '500', times: 1 }])
+  assert.is((await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex' }) })).status, 201)
+  assert.is((await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Tom', test: { case: [1, 'a'] } }) })).status, 201)
+  assert.is((await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex', test: { case: [1, 'b'] } }) })).status, 201)
+  const matched = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex', test: { case: [1, 'a'] } }) })
+  assertError(matched, 500, 'internal_error')
+  assert.is(await petCount(api), 3)
+})
+
+Script('A body rule never matches a body that is not a JSON object; a body refused as unreadable takes no rule', async ({ api }) => {
+  await setScript(api, [
+    { operation: 'createPet', when: { body: { name: 'Rex' } }, fault: '503', times: 1 },
+    { operation: 'createPet', fault: '500', times: 1 },
+  ])
+  const json = { 'content-type': 'application/json' }
+  assertError(await api.request('POST', '/v1/pets', { body: '{"name":', headers: json }), 400, 'invalid_json')
+  assertError(
+    await api.request('POST', '/v1/pets', { body: 'name=Rex', headers: { 'content-type': 'text/plain' } }),
+    415,
+    'unsupported_media_type',
+  )
+  assert.is(((await api.request('GET', '/v1/sandbox/faults')).body as ReadonlyArray<unknown>).length, 2)
+  // Read, but not an object: the body rule does not match; the next rule does.
+  assertError(await api.request('POST', '/v1/pets', { body: '["Rex"]', headers: json }), 500, 'internal_error')
+  assertError(await create(api), 503, 'service_unavailable')
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
+
+Script('A body rule for listPets or getPet is refused: they have no body', async ({ api }) => {
+  for (const operation of ['listPets', 'getPet']) {
+    const refused = await setScript(api, [{ operation, when: { body: { name: 'Rex' } }, fault: '503', times: 1 }])
+    assert.match(assertError(refused, 400, 'invalid_body'), `[0].when.body: only createPet has a body (${operation} has none)`)
   }
 })
 
-Claimed.run()
+Script('A request takes the first rule it matches; a rule it does not match lets later rules be tried', async ({ api }) => {
+  await setScript(api, [
+    { operation: 'createPet', when: { headers: { 'x-attempt': '1' } }, fault: '502', times: 5 },
+    { operation: 'createPet', when: { body: { name: 'Tom' } }, fault: '504', times: 5 },
+    { operation: 'createPet', fault: '500', times: 1 },
+  ])
+  assertError(await create(api, { 'x-attempt': '1' }), 502, 'bad_gateway')
+  assertError(await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Tom' }) }), 504, 'gateway_timeout')
+  assertError(await create(api, { 'x-attempt': '2' }), 500, 'internal_error')
+  assert.is((await create(api)).status, 201)
+})
+
+Script('after: N lets the first N matching requests through untouched, then the rule applies `times` times', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', after: 2, fault: '503', times: 2 }])
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'listPets', fault: '503', times: 2, after: 1 }])
+  // A request the rule does not match is not counted.
+  assert.is((await api.request('GET', '/v1/pets/1')).status, 404)
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assertError(await api.request('GET', '/v1/pets'), 503, 'service_unavailable')
+  assertError(await api.request('GET', '/v1/pets'), 503, 'service_unavailable')
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+})
+
+/** The statuses of `count` lists with `key`. */
+const listStatuses = async (api: RunningApi, count: number, key: string = TEST_KEY): Promise<string> => {
+  const statuses: number[] = []
+  for (let index = 0; index < count; index += 1) statuses.push((await api.request('GET', '/v1/pets', { key })).status)
+  return statuses.join(' ')
+}
+
+/** What mulberry32 draws from seed 42, as statuses with chance 0.5: the sequence a seed names in every version. */
+const SEED_42_AT_HALF = '200 503 200 200 503 200 503 200 200 503 503 200'
+
+Script('chance with a seed fails matching requests at random, the same sequence every run for the same seed', async ({ api }) => {
+  const rule = { operation: 'listPets', fault: '503', times: 1000, chance: 0.5, seed: 42 }
+  await setScript(api, [rule])
+  await setScript(api, [rule], OTHER_KEY)
+  assert.is(await listStatuses(api, 12), SEED_42_AT_HALF)
+  assert.is(await listStatuses(api, 12, OTHER_KEY), SEED_42_AT_HALF)
+  await setScript(api, [{ ...rule, seed: 7 }])
+  assert.is.not(await listStatuses(api, 12), SEED_42_AT_HALF)
+})
+
+Script('With chance, times counts the requests failed, not those let through', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', fault: '503', times: 2, chance: 0.5, seed: 42 }])
+  assert.is(await listStatuses(api, 8), '200 503 200 200 503 200 200 200')
+  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
+})
+
+Script('GET shows a chance rule’s seed as its generator now: put back, the rule goes on with the same sequence', async ({ api }) => {
+  await setScript(api, [{ operation: 'listPets', fault: '503', times: 100, chance: 0.5, seed: 42 }])
+  assert.is(await listStatuses(api, 3), SEED_42_AT_HALF.slice(0, 11))
+  const remaining = (await api.request('GET', '/v1/sandbox/faults')).body
+  assert.equal(remaining, [{ operation: 'listPets', fault: '503', times: 99, chance: 0.5, seed: 1_199_730_185 }])
+  await setScript(api, remaining, OTHER_KEY)
+  assert.is(await listStatuses(api, 9, OTHER_KEY), SEED_42_AT_HALF.slice(12))
+})
+
+Script('GET answers each rule in one shape: only its fields, in one order, header names in lower case', async ({ api }) => {
+  await setScript(api, [
+    {
+      seed: 9,
+      chance: 0.25,
+      after: 1,
+      delay: 5,
+      retryAfter: 0,
+      times: 3,
+      fault: '503',
+      when: { body: { b: 1 }, headers: { 'X-A': 'a' } },
+      operation: 'createPet',
+    },
+  ])
+  assert.is(
+    (await api.request('GET', '/v1/sandbox/faults')).text,
+    '[{"operation":"createPet","when":{"headers":{"x-a":"a"},"body":{"b":1}},"fault":"503","times":3,"retryAfter":0,"delay":5,"after":1,"chance":0.25,"seed":9}]',
+  )
+})
+
+Script.run()
+
+/**
+ * Per-key sandboxes whose idempotency stores announce a claim: `claimed` resolves once a create has
+ * claimed its key, so that a test sends its retry then, not after a guessed wait.
+ */
+const claimWatchedSandboxes = (): { sandboxes: SandboxSpace; claimed: Promise<void> } => {
+  const space = memoryStore().sandboxes
+  if (space === undefined) throw new Error('the memory store has sandboxes')
+  let announce = (): void => undefined
+  const claimed = new Promise<void>((resolve) => (announce = resolve))
+  const watched = new WeakMap<StorePorts, StorePorts>()
+  const watch = (ports: StorePorts): StorePorts => {
+    const known = watched.get(ports) ?? {
+      ...ports,
+      idempotency: {
+        ...ports.idempotency,
+        claim: (scope, fingerprint) =>
+          pipe(
+            ports.idempotency.claim(scope, fingerprint),
+            TE.tapIO((claim) => () => (claim.kind === 'claimed' ? announce() : undefined)),
+          ),
+      },
+    }
+    watched.set(ports, known)
+    return known
+  }
+  return { sandboxes: { ...space, open: (sandbox) => pipe(space.open(sandbox), TE.map(watch)) }, claimed }
+}
+
+const Held = suite('A delay on a keyed create, held while a retry is answered')
+
+for (const [rule, how] of [
+  ['A scripted delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', 'script'],
+  ['Prefer: delay on a create with an Idempotency-Key runs after the key is claimed: a retry meanwhile is 409', 'prefer'],
+] as const) {
+  Held(rule, async () => {
+    const { sandboxes, claimed } = claimWatchedSandboxes()
+    const shutdown = new AbortController()
+    const api = await startApi({ sandboxes, faults: true, shutdown: shutdown.signal })
+    try {
+      if (how === 'script') await setScript(api, [{ operation: 'createPet', delay: MAX_DELAY_MS, times: 1 }])
+      const first = create(api, { 'idempotency-key': 'slow-1', ...(how === 'prefer' ? { prefer: `delay=${MAX_DELAY_MS}` } : {}) })
+      await claimed
+      assertError(await create(api, { 'idempotency-key': 'slow-1' }), 409, 'idempotency_key_in_use')
+      // Shutdown ends every delay at once, so the test need not wait out the longest one.
+      shutdown.abort()
+      const created = await first
+      assert.is(created.status, 201)
+      assert.is(await petCount(api), 1)
+      const replayed = await create(api, { 'idempotency-key': 'slow-1' })
+      assert.equal(replayed.body, created.body)
+    } finally {
+      await api.close()
+    }
+  })
+}
+
+Held.run()
 
 const Logged = suite('Sandbox faults in the log')
 
