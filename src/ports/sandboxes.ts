@@ -5,14 +5,16 @@ import type { PetUseCases } from '../domain/use-cases.js'
 import type { StorePorts } from './store.js'
 
 /**
- * Per-key data sets, named by a hex id (the key's scope). Like every store call, open and reset fail
+ * Per-key data sets, named by the key's scope. Like every store call, open, reset and drop fail
  * with StoreUnavailable or StoreFailed (see PetRepository). Each starts from the seed the first time
  * it is opened; reset puts it back there: its ids start again and its idempotency records are gone.
+ * Drop forgets it, so that the store holds nothing more for it until it is opened again.
  * test/ports/sandbox-space.contract.ts states the rest.
  */
 export interface SandboxSpace {
   readonly open: (sandbox: string) => TE.TaskEither<StoreError, StorePorts>
   readonly reset: (sandbox: string) => TE.TaskEither<StoreError, void>
+  readonly drop: (sandbox: string) => TE.TaskEither<StoreError, void>
 }
 
 /** Per-key sandboxes as HTTP needs them: the caller's use cases, and putting its sandbox back. */
