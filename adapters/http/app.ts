@@ -2,7 +2,7 @@ import { METHODS } from 'node:http'
 import Router from '@koa/router'
 import Koa, { type Context, type Middleware } from 'koa'
 import type { Logger } from 'pino'
-import type { Authenticator } from '../../src/domain/authenticator.js'
+import { type Authenticator, eitherAuthenticator } from '../../src/domain/authenticator.js'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import { authenticate } from './auth.js'
@@ -18,6 +18,7 @@ import { edge, isUnderApi } from './edge.js'
 import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
 import { journalRequests, requestJournal } from './request-journal.js'
+import { keptWhileOpen, registerMadeSandboxRoutes } from './made-sandboxes.js'
 import type { Redact } from './key-redaction.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
@@ -30,10 +31,14 @@ import { chooseSandbox, registerSandboxRoutes, SANDBOX_REQUESTS_PATH } from './s
 export interface AppOptions {
   /** The use cases every key shares, unless `sandboxes` gives each key its own. */
   readonly useCases: PetUseCases
-  /** Per-key sandboxes, with POST /v1/sandbox/reset; off when omitted. */
+  /** Per-key sandboxes, with POST /v1/sandbox/reset and sandboxes made at run time; off when omitted. */
   readonly sandboxes?: Sandboxes
+  /** Knows the configured keys; with sandboxes, the keys of the sandboxes made at run time are known too. */
   readonly authenticator: Authenticator
-  /** Hides the API keys `authenticator` knows wherever a request shows them: the log, request ids, the journal. */
+  /**
+   * Hides the API keys `authenticator` knows, and with sandboxes those made at run time, wherever a
+   * request shows them: the log, request ids, the journal.
+   */
   readonly redact: Redact
   readonly logger: Logger
   /** Shared by every instance behind one load balancer; random per process when omitted. */
@@ -103,9 +108,14 @@ export const createRouter = (): Router => new Router({ sensitive: true, strict: 
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the sandboxes.
-  const journal = options.sandboxes === undefined ? undefined : requestJournal()
-  const scripts = options.sandboxes !== undefined && options.faults === true ? faultScripts() : undefined
+  // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the
+  // sandboxes, and gone with a made sandbox.
+  const kept =
+    options.sandboxes === undefined
+      ? undefined
+      : keptWhileOpen(options.sandboxes, requestJournal(), options.faults === true ? faultScripts() : undefined)
+  const journal = kept?.journal
+  const scripts = kept?.scripts
   registerIndexRoute(router, { metrics: options.metrics !== false, sandboxes: journal !== undefined, faultScripts: scripts !== undefined })
   registerHealthRoutes(router, options.health)
   registerDocsRoutes(router, servedDocumentOf(options))
@@ -124,6 +134,7 @@ export const buildApp = (options: AppOptions): Koa => {
   })
   if (options.sandboxes !== undefined && journal !== undefined) {
     registerSandboxRoutes(router, { sandboxes: options.sandboxes, journal, maxBodyBytes, ...(scripts === undefined ? {} : { scripts }) })
+    registerMadeSandboxRoutes(router, options.sandboxes)
     registerInspectorRoutes(router)
   }
   const metrics = options.metrics === false ? undefined : createMetrics()
@@ -139,7 +150,9 @@ export const buildApp = (options: AppOptions): Koa => {
     }),
   )
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
-  app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
+  const authenticator =
+    options.sandboxes === undefined ? options.authenticator : eitherAuthenticator(options.sandboxes.madeKeys, options.authenticator)
+  app.use(authenticate(authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
   if (journal !== undefined) app.use(journalRequests(journal, { redact: options.redact }))
   // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
   const journalRead = (ctx: Context): boolean => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH

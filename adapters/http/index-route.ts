@@ -1,6 +1,7 @@
 import type Router from '@koa/router'
 import { OPENAPI_PATH } from './docs-routes.js'
 import { INSPECTOR_PATH } from './inspector-routes.js'
+import { SANDBOXES_PATH } from './made-sandboxes.js'
 import { SANDBOX_FAULTS_PATH, SANDBOX_REQUESTS_PATH, SANDBOX_RESET_PATH } from './sandboxes.js'
 
 /**
@@ -22,7 +23,9 @@ export const registerIndexRoute = (
       liveness: '/healthz',
       readiness: '/readyz',
       ...(metrics ? { metrics: '/metrics' } : {}),
-      ...(sandboxes ? { inspector: INSPECTOR_PATH, sandboxReset: SANDBOX_RESET_PATH, sandboxRequests: SANDBOX_REQUESTS_PATH } : {}),
+      ...(sandboxes
+        ? { inspector: INSPECTOR_PATH, sandboxes: SANDBOXES_PATH, sandboxReset: SANDBOX_RESET_PATH, sandboxRequests: SANDBOX_REQUESTS_PATH }
+        : {}),
       ...(faultScripts ? { sandboxFaults: SANDBOX_FAULTS_PATH } : {}),
     },
   })

@@ -1,4 +1,5 @@
 import pino from 'pino'
+import { MADE_KEY_FORM, madeKeys } from '../../adapters/auth/made-keys.js'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { buildApp } from '../../adapters/http/app.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
@@ -58,13 +59,15 @@ export const startService = async (config: Config, opened: Store): Promise<void>
   })
   const logger = pino({ level: config.logLevel }, destination)
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
-  const redact = keyRedactor(keys)
+  // readConfig refuses per-key sandboxes on a store without them.
+  const space = config.sandboxes === 'per-key' ? store.sandboxes : undefined
+  // The keys of sandboxes made at run time are not known yet: they are hidden by their form.
+  const redact = keyRedactor(keys, space === undefined ? [] : [MADE_KEY_FORM])
   let draining = false
   const shutdownBegun = new AbortController()
   const app = buildApp({
     useCases: petUseCases(store.shared),
-    // readConfig refuses per-key sandboxes on a store without them.
-    ...(config.sandboxes === 'per-key' && store.sandboxes !== undefined ? { sandboxes: perKeySandboxes(store.sandboxes) } : {}),
+    ...(space === undefined ? {} : { sandboxes: perKeySandboxes(space, madeKeys(config.madeSandboxes)) }),
     health: { ready: store.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
     redact,

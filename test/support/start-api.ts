@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { request as httpRequest, type Server } from 'node:http'
 import * as TE from 'fp-ts/TaskEither'
 import pino from 'pino'
+import { MADE_KEY_FORM } from '../../adapters/auth/made-keys.js'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { type AppOptions, buildApp, servedDocumentOf } from '../../adapters/http/app.js'
 import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../../adapters/http/http-server.js'
@@ -152,10 +153,11 @@ const listen = (server: Server): Promise<string> =>
   })
 
 /**
- * Boots the real app (memory repository, static-key authenticator with TEST_KEY and OTHER_KEY) on an
- * ephemeral port. Options override any part of the wiring. Its responses are checked against the
- * contract this configuration serves, taken from the function the app serves it from, so that no
- * extra request shows in a test's logs or metrics.
+ * Boots the real app (memory repository, static-key authenticator with TEST_KEY and OTHER_KEY, and
+ * with sandboxes the keys made at run time too, each redacted) on an ephemeral port. Options override
+ * any part of the wiring. Its responses are checked against the contract this configuration serves,
+ * taken from the function the app serves it from, so that no extra request shows in a test's logs or
+ * metrics.
  */
 export const startApi = async (
   options: Partial<AppOptions> & {
@@ -172,7 +174,7 @@ export const startApi = async (
     useCases: petUseCases({ pets, idempotency: options.store?.shared.idempotency ?? options.idempotency ?? memoryIdempotencyStore() }),
     health: { ready: options.store?.ready ?? (() => TE.right(undefined)), draining: () => false },
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
-    redact: keyRedactor([TEST_KEY, OTHER_KEY]),
+    redact: keyRedactor([TEST_KEY, OTHER_KEY], options.sandboxes === undefined ? [] : [MADE_KEY_FORM]),
     logger,
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
