@@ -2,7 +2,7 @@ import { METHODS } from 'node:http'
 import Router from '@koa/router'
 import Koa, { type Middleware } from 'koa'
 import type { Logger } from 'pino'
-import type { Authenticator } from '../../src/domain/authenticator.js'
+import { type Authenticator, eitherAuthenticator } from '../../src/domain/authenticator.js'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import type { PetUseCases } from '../../src/domain/use-cases.js'
 import { authenticate } from './auth.js'
@@ -121,7 +121,9 @@ export const buildApp = (options: AppOptions): Koa => {
     }),
   )
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
-  app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
+  const authenticator =
+    extension?.authenticator === undefined ? options.authenticator : eitherAuthenticator(extension.authenticator, options.authenticator)
+  app.use(authenticate(authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
   for (const middleware of extension?.afterAuthentication ?? []) app.use(middleware)
   if (options.rateLimit !== undefined)
     app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: extension?.uncounted ?? (() => false) }))

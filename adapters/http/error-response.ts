@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'expectation_failed'
   | 'bad_gateway'
   | 'gateway_timeout'
+  | 'sandbox_limit_reached'
+  | 'sandbox_not_deletable'
 
 export interface ErrorResponse {
   readonly body: ErrorBody
@@ -179,6 +181,21 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(400, 'invalid_body', `invalid fault script: ${listed(failure.problems)}`)
     case 'ForcedFailure':
       return forcedResponse(failure)
+    case 'SandboxLimitReached':
+      return response(
+        503,
+        'sandbox_limit_reached',
+        `${failure.max} sandboxes made at run time are open, as many as this instance holds: end one (DELETE /v1/sandbox), ` +
+          `or retry in ${failure.retryAfterSeconds} s, when the least recently used one expires unless it is used`,
+        { 'Retry-After': String(failure.retryAfterSeconds) },
+      )
+    case 'ConfiguredSandbox':
+      return response(
+        409,
+        'sandbox_not_deletable',
+        'this API key is configured, and its sandbox lasts as long as the configuration: reset it with POST /v1/sandbox/reset; ' +
+          'DELETE /v1/sandbox ends the sandboxes made with POST /v1/sandboxes',
+      )
   }
 }
 

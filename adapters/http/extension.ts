@@ -1,5 +1,6 @@
 import type Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
+import type { Authenticator } from '../../src/domain/authenticator.js'
 import type { PetOperation } from './routes.js'
 
 /**
@@ -9,6 +10,8 @@ import type { PetOperation } from './routes.js'
  * loaded and the default request path carries none of its middleware.
  */
 export interface AppExtension {
+  /** The keys it makes at run time, known beside the configured ones. */
+  readonly authenticator?: Authenticator
   /** After authentication, before the rate limit: sees every request with its client (the journal). */
   readonly afterAuthentication: ReadonlyArray<Middleware>
   /** After the rate limit, before routing (choosing the caller's sandbox). */

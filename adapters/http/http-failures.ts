@@ -1,6 +1,18 @@
+/** No sandbox was made: `max` made ones are open; the least recently used ends in `retryAfterSeconds` unless it is used. */
+export interface SandboxLimitReached {
+  readonly _tag: 'SandboxLimitReached'
+  readonly max: number
+  readonly retryAfterSeconds: number
+}
+
+/** The sandbox of a configured key, which lasts as long as the configuration: it can be reset, never ended. */
+export interface ConfiguredSandbox {
+  readonly _tag: 'ConfiguredSandbox'
+}
+
 /**
- * Failures that happen in HTTP before the domain is reached (unreadable body, unknown route, ...).
- * They are mapped to responses by error-response.ts, beside the DomainError tags.
+ * Failures that happen in HTTP before the domain is reached (unreadable body, unknown route, ...),
+ * and the sandboxes' own. They are mapped to responses by error-response.ts, beside the DomainError tags.
  */
 export type HttpFailure =
   | { readonly _tag: 'MalformedJson'; readonly problem: string }
@@ -21,6 +33,8 @@ export type HttpFailure =
   | { readonly _tag: 'DuplicateAuthorization' }
   | { readonly _tag: 'InvalidFaultScript'; readonly problems: ReadonlyArray<string> }
   | { readonly _tag: 'ForcedFailure'; readonly status: ForcedStatus; readonly by: FaultSource; readonly retryAfterSeconds?: number }
+  | SandboxLimitReached
+  | ConfiguredSandbox
 
 /** The statuses a client may force with `Prefer: fault=<status>` when PETSTORE_FAULTS=on. */
 export const FORCED_STATUSES = [429, 500, 503] as const

@@ -1,24 +1,54 @@
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
-import type { Client } from '../../src/domain/authenticator.js'
-import type { StoreError } from '../../src/domain/errors.js'
+import type { Authenticator, Client } from '../../src/domain/authenticator.js'
+import { type StoreError, type Unauthorized, unauthorized } from '../../src/domain/errors.js'
 import { type PetUseCases, petUseCases } from '../../src/domain/use-cases.js'
-import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
 import type { StorePorts } from '../../src/ports/store.js'
+import type { ConfiguredSandbox, SandboxLimitReached } from '../http/http-failures.js'
 import { delayableInserts } from './insert-delay.js'
 
-/** Per-key sandboxes as the test target needs them: the caller's use cases, and putting its sandbox back. */
-export interface Sandboxes {
-  readonly useCasesFor: (client: Client) => TE.TaskEither<StoreError, PetUseCases>
-  readonly reset: (client: Client) => TE.TaskEither<StoreError, void>
+/** A sandbox made at run time: its key, shown this once, and who that key is. */
+export interface MadeSandbox {
+  readonly key: string
+  readonly client: Client
+  /** How long it may go without a request before it ends. */
+  readonly idleSeconds: number
 }
+
+/**
+ * Per-key sandboxes as HTTP needs them: the caller's use cases, putting its sandbox back, and making
+ * and ending sandboxes with keys of their own. A made sandbox ends when asked or when it has gone
+ * unused too long; its key is then refused (Unauthorized, even to a request that was authenticated
+ * just before) and what it held is freed.
+ */
+export interface Sandboxes {
+  readonly useCasesFor: (client: Client) => TE.TaskEither<StoreError | Unauthorized, PetUseCases>
+  readonly reset: (client: Client) => TE.TaskEither<StoreError | Unauthorized, void>
+  /** Knows the keys of the open made sandboxes, and no other key. */
+  readonly madeKeys: Authenticator
+  readonly make: () => TE.TaskEither<SandboxLimitReached, MadeSandbox>
+  readonly end: (client: Client) => TE.TaskEither<ConfiguredSandbox | Unauthorized | StoreError, void>
+  /** Whether anything may still be kept for this sandbox: a configured key's always, a made one's until it ends. */
+  readonly isOpen: (sandbox: string) => boolean
+  /** Calls `listener` with each made sandbox that ends, so that what is kept for it beside its store goes too. */
+  readonly onEnd: (listener: (sandbox: string) => void) => void
+}
+
+const refused = TE.left(unauthorized('invalid'))
+const CONFIGURED: ConfiguredSandbox = { _tag: 'ConfiguredSandbox' }
 
 /**
  * PETSTORE_SANDBOXES=per-key: each API key works in a sandbox of its own, named by the key's scope
  * (a SHA-256 of the key, never the key). The domain is unchanged: the same use cases are bound to
  * the sandbox's ports, once per version of the sandbox.
+ *
+ * Sandboxes are also made at run time, each with a key of its own from `made`. One that ends (asked
+ * to, or expired) is dropped from the space at once and `onEnd` is told; expired ones are found
+ * without a timer, each time a key is authenticated or a sandbox made. A request of a sandbox that
+ * ended while it was on its way finds it closed: nothing is opened or reset for it again.
  */
-export const perKeySandboxes = (space: SandboxSpace): Sandboxes => {
+export const perKeySandboxes = (space: SandboxSpace, made: MadeKeys): Sandboxes => {
   const bound = new WeakMap<StorePorts, PetUseCases>()
   const useCasesOf = (ports: StorePorts): PetUseCases => {
     // A forced delay of a create with an Idempotency-Key runs between the claim and the insert.
@@ -26,8 +56,56 @@ export const perKeySandboxes = (space: SandboxSpace): Sandboxes => {
     bound.set(ports, useCases)
     return useCases
   }
+  const listeners: Array<(sandbox: string) => void> = []
+  /** What ends with a made sandbox: what is kept for it beside the store (told to `onEnd`), then its data. */
+  const forget =
+    (sandbox: string): TE.TaskEither<StoreError, void> =>
+    () => {
+      for (const listener of listeners) listener(sandbox)
+      return space.drop(sandbox)()
+    }
+  /**
+   * Frees the sandboxes that have expired. Their keys are gone already, so nothing can reach them: a
+   * drop that failed only leaves memory to the store, and is no reason to fail the request that
+   * happened to find them (the embedded store's drop never fails).
+   */
+  const sweep = async (): Promise<void> => {
+    for (const sandbox of made.sweep()) await forget(sandbox)()
+  }
+  /** `task`, unless the client's sandbox has ended since the client was authenticated. */
+  const whileOpen =
+    <A>(client: Client, task: () => TE.TaskEither<StoreError, A>): TE.TaskEither<StoreError | Unauthorized, A> =>
+    () =>
+      made.isOpen(client.scope) ? task()() : refused()
   return {
-    useCasesFor: (client) => pipe(space.open(client.scope), TE.map(useCasesOf)),
-    reset: (client) => space.reset(client.scope),
+    useCasesFor: (client) => whileOpen(client, () => pipe(space.open(client.scope), TE.map(useCasesOf))),
+    reset: (client) => whileOpen(client, () => space.reset(client.scope)),
+    madeKeys: {
+      authenticate: (apiKey) =>
+        pipe(
+          TE.fromTask(sweep),
+          TE.flatMap(() => {
+            const client = made.find(apiKey)
+            return client === undefined ? refused : TE.right(client)
+          }),
+        ),
+    },
+    make: () =>
+      pipe(
+        TE.fromTask(sweep),
+        TE.flatMapEither(() => made.make()),
+        TE.bimap(
+          ({ max, retryAfterSeconds }): SandboxLimitReached => ({ _tag: 'SandboxLimitReached', max, retryAfterSeconds }),
+          ({ key, client }): MadeSandbox => ({ key, client, idleSeconds: made.idleSeconds }),
+        ),
+      ),
+    end: (client) => () => {
+      if (!made.isMade(client.scope)) return TE.left(CONFIGURED)()
+      // Ended meanwhile, by another request or by expiry: the key is no longer valid.
+      if (!made.end(client.scope)) return refused()
+      return forget(client.scope)()
+    },
+    isOpen: (sandbox) => made.isOpen(sandbox),
+    onEnd: (listener) => void listeners.push(listener),
   }
 }

@@ -7,8 +7,8 @@ import { type Redact, REDACTED } from '../http/key-redaction.js'
 export const JOURNAL_SIZE = 100
 /** The most of a request's or an answer's body an entry keeps. */
 export const JOURNAL_BODY_BYTES = 4096
-/** Requests to these paths (the journal, the script, the reset) are not kept. */
-export const SANDBOX_PATH_PREFIX = '/v1/sandbox/'
+/** Requests to the sandboxes' own operations (make, end, reset, the journal, the script) are not kept. */
+export const SANDBOX_PATHS = /^\/v1\/sandbox(?:es)?(?:\/|$)/
 
 export interface JournalMessage {
   readonly headers: Readonly<Record<string, string>>
@@ -102,7 +102,7 @@ export const journalRequests = (journal: RequestJournal, { redact }: JournalOpti
     }
     const record = (): void => {
       const sandbox = ctx.state.client?.scope
-      if (recorded || sandbox === undefined || ctx.path.startsWith(SANDBOX_PATH_PREFIX)) return
+      if (recorded || sandbox === undefined || SANDBOX_PATHS.test(ctx.path)) return
       recorded = true
       journal.record(sandbox, {
         id: redact(String(ctx.res.getHeader('X-Request-Id') ?? '')),

@@ -1,21 +1,25 @@
 import type { Context, Middleware } from 'koa'
-import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
 import type { AppExtension } from '../http/extension.js'
 import type { Redact } from '../http/key-redaction.js'
 import { servedOpenApiDocument } from '../http/openapi-document.js'
 import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
 import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
+import { keptWhileOpen, registerMadeSandboxRoutes, SANDBOXES_PATH } from './made-sandboxes.js'
 import { perKeySandboxes } from './per-key-sandboxes.js'
 import { journalRequests, requestJournal } from './request-journal.js'
 import { chooseSandbox, registerSandboxRoutes, SANDBOX_FAULTS_PATH, SANDBOX_REQUESTS_PATH, SANDBOX_RESET_PATH } from './sandboxes.js'
 
 export interface TestTargetOptions {
-  /** Per-key sandboxes (PETSTORE_SANDBOXES=per-key) over this space of data sets; off when omitted. */
-  readonly sandboxes?: SandboxSpace
+  /**
+   * Per-key sandboxes (PETSTORE_SANDBOXES=per-key) over this space of data sets, and sandboxes made
+   * at run time with keys from `madeKeys`; off when omitted.
+   */
+  readonly sandboxes?: { readonly space: SandboxSpace; readonly madeKeys: MadeKeys }
   /** Forced failures and delays (PETSTORE_FAULTS=on). */
   readonly faults: boolean
-  /** Hides the configured API keys in what the journal keeps. */
+  /** Hides the configured API keys, and those made at run time, in what the journal keeps. */
   readonly redact: Redact
   readonly maxBodyBytes: number
   /** Aborted when shutdown begins: forced delays end at once. */
@@ -30,14 +34,17 @@ export interface TestTargetOptions {
  */
 export const testTarget = (options: TestTargetOptions): AppExtension | undefined => {
   if (options.sandboxes === undefined && !options.faults) return undefined
-  const sandboxes = options.sandboxes === undefined ? undefined : perKeySandboxes(options.sandboxes)
-  // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the sandboxes.
-  const journal = sandboxes === undefined ? undefined : requestJournal()
-  const scripts = sandboxes !== undefined && options.faults ? faultScripts() : undefined
+  const sandboxes = options.sandboxes === undefined ? undefined : perKeySandboxes(options.sandboxes.space, options.sandboxes.madeKeys)
+  // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the
+  // sandboxes, and gone with a made sandbox.
+  const kept = sandboxes === undefined ? undefined : keptWhileOpen(sandboxes, requestJournal(), options.faults ? faultScripts() : undefined)
+  const journal = kept?.journal
+  const scripts = kept?.scripts
   const shutdown = options.shutdown === undefined ? {} : { shutdown: options.shutdown }
   const forced = options.faults ? faults({ ...shutdown, ...(scripts === undefined ? {} : { scripts }) }) : undefined
   const afterAuthentication: ReadonlyArray<Middleware> = journal === undefined ? [] : [journalRequests(journal, { redact: options.redact })]
   return {
+    ...(sandboxes === undefined ? {} : { authenticator: sandboxes.madeKeys }),
     afterAuthentication,
     beforeRouting: sandboxes === undefined ? [] : [chooseSandbox(sandboxes)],
     ...(forced === undefined ? {} : { beforeOperation: forced.before }),
@@ -50,12 +57,18 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
         maxBodyBytes: options.maxBodyBytes,
         ...(scripts === undefined ? {} : { scripts }),
       })
+      registerMadeSandboxRoutes(router, sandboxes)
       registerInspectorRoutes(router)
     },
     links: {
       ...(sandboxes === undefined
         ? {}
-        : { inspector: INSPECTOR_PATH, sandboxReset: SANDBOX_RESET_PATH, sandboxRequests: SANDBOX_REQUESTS_PATH }),
+        : {
+            inspector: INSPECTOR_PATH,
+            sandboxes: SANDBOXES_PATH,
+            sandboxReset: SANDBOX_RESET_PATH,
+            sandboxRequests: SANDBOX_REQUESTS_PATH,
+          }),
       ...(scripts === undefined ? {} : { sandboxFaults: SANDBOX_FAULTS_PATH }),
     },
     // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.

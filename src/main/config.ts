@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
 import ConnectionString from 'mongodb-connection-string-url'
+import { DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX } from '../../adapters/auth/made-keys.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
 import { DEFAULT_TIMEOUT_MS } from '../../adapters/mongodb/mongo-options.js'
@@ -38,8 +39,15 @@ export interface Config {
   readonly seed: Seed | undefined
   /** per-key: each API key has a sandbox of its own, with POST /v1/sandbox/reset. */
   readonly sandboxes: 'off' | 'per-key'
+  /** With sandboxes, how many POST /v1/sandboxes may have open at once, and how long each may go unused. */
+  readonly madeSandboxes: MadeSandboxesConfig
   /** Whether clients may force failures and delays with `Prefer` (a test target for client developers). */
   readonly faults: boolean
+}
+
+export interface MadeSandboxesConfig {
+  readonly max: number
+  readonly idleSeconds: number
 }
 
 export const DEFAULT_PORT = 8080
@@ -187,6 +195,17 @@ const sandboxesSetting = (env: Env): Read<'off' | 'per-key'> => {
   return text === 'per-key' ? E.right('per-key') : E.left('PETSTORE_SANDBOXES must be off or per-key')
 }
 
+/** The longest PETSTORE_SANDBOX_IDLE_SECONDS: a week. */
+const MAX_SANDBOX_IDLE_SECONDS = 604_800
+
+/** The bounds of the sandboxes made at run time; each problem names its variable. */
+const madeSandboxesSetting = (env: Env): E.Either<ReadonlyArray<string>, MadeSandboxesConfig> => {
+  const max = integerSetting(env, 'PETSTORE_SANDBOX_MAX', DEFAULT_SANDBOX_MAX, 1, 100_000)
+  const idleSeconds = integerSetting(env, 'PETSTORE_SANDBOX_IDLE_SECONDS', DEFAULT_SANDBOX_IDLE_SECONDS, 1, MAX_SANDBOX_IDLE_SECONDS)
+  if (E.isLeft(max) || E.isLeft(idleSeconds)) return E.left([max, idleSeconds].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
+  return E.right({ max: max.right, idleSeconds: idleSeconds.right })
+}
+
 const faultsSetting = (env: Env): Read<boolean> => {
   const text = env.PETSTORE_FAULTS ?? ''
   if (text === '' || text === 'off') return E.right(false)
@@ -219,6 +238,7 @@ export const readConfig = (
   const rateLimit = rateLimitSetting(env)
   const metrics = metricsSetting(env)
   const sandboxes = sandboxesSetting(env)
+  const madeSandboxes = madeSandboxesSetting(env)
   // A seed may hold many problems, each its own line.
   const seed = readSeed(env.PETSTORE_SEED, readText)
   const faults = faultsSetting(env)
@@ -234,12 +254,14 @@ export const readConfig = (
     E.isLeft(metrics) ||
     E.isLeft(faults) ||
     E.isLeft(sandboxes) ||
+    E.isLeft(madeSandboxes) ||
     E.isLeft(seed)
   ) {
     const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, faults, sandboxes]
     return E.left([
       ...(E.isLeft(store) ? store.left : []),
       ...reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])),
+      ...(E.isLeft(madeSandboxes) ? madeSandboxes.left : []),
       ...(E.isLeft(seed) ? seed.left : []),
     ])
   }
@@ -264,5 +286,6 @@ export const readConfig = (
     faults: faults.right,
     seed: seed.right,
     sandboxes: sandboxes.right,
+    madeSandboxes: madeSandboxes.right,
   })
 }

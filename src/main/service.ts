@@ -1,4 +1,5 @@
 import pino from 'pino'
+import { MADE_KEY_FORM, madeKeys } from '../../adapters/auth/made-keys.js'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { buildApp } from '../../adapters/http/app.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
@@ -10,6 +11,7 @@ import type { AppExtension } from '../../adapters/http/extension.js'
 import type { Redact } from '../../adapters/http/key-redaction.js'
 import { applySeed } from './seed/apply-seed.js'
 import { seedGate } from './seed/seed-gate.js'
+import type { SandboxSpace } from '../ports/sandboxes.js'
 import type { Store } from '../ports/store.js'
 
 /**
@@ -47,21 +49,14 @@ const printDevelopmentKeyBanner = (key: string, url: string): void => {
  */
 const mountedTestTarget = async (
   config: Config,
-  store: Store,
+  space: SandboxSpace | undefined,
   redact: Redact,
   shutdown: AbortSignal,
 ): Promise<AppExtension | undefined> => {
-  // readConfig refuses per-key sandboxes on a store without them.
-  const sandboxes = config.sandboxes === 'per-key' ? store.sandboxes : undefined
-  if (sandboxes === undefined && !config.faults) return undefined
+  if (space === undefined && !config.faults) return undefined
   const { testTarget } = await import('../../adapters/test-target/test-target.js')
-  return testTarget({
-    ...(sandboxes === undefined ? {} : { sandboxes }),
-    faults: config.faults,
-    redact,
-    maxBodyBytes: config.maxBodyBytes,
-    shutdown,
-  })
+  const sandboxes = space === undefined ? {} : { sandboxes: { space, madeKeys: madeKeys(config.madeSandboxes) } }
+  return testTarget({ ...sandboxes, faults: config.faults, redact, maxBodyBytes: config.maxBodyBytes, shutdown })
 }
 
 /**
@@ -82,10 +77,13 @@ export const startService = async (config: Config, opened: Store): Promise<void>
   })
   const logger = pino({ level: config.logLevel }, destination)
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
-  const redact = keyRedactor(keys)
+  // readConfig refuses per-key sandboxes on a store without them.
+  const space = config.sandboxes === 'per-key' ? store.sandboxes : undefined
+  // The keys of sandboxes made at run time are not known yet: they are hidden by their form.
+  const redact = keyRedactor(keys, space === undefined ? [] : [MADE_KEY_FORM])
   let draining = false
   const shutdownBegun = new AbortController()
-  const testTarget = await mountedTestTarget(config, store, redact, shutdownBegun.signal)
+  const testTarget = await mountedTestTarget(config, space, redact, shutdownBegun.signal)
   const app = buildApp({
     useCases: petUseCases(store.shared),
     ...(testTarget === undefined ? {} : { testTarget }),

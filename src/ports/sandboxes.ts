@@ -1,14 +1,43 @@
+import type * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
+import type { Client } from '../domain/authenticator.js'
 import type { StoreError } from '../domain/errors.js'
 import type { StorePorts } from './store.js'
 
 /**
- * Per-key data sets, named by a hex id (the key's scope). Like every store call, open and reset fail
+ * Per-key data sets, named by the key's scope. Like every store call, open, reset and drop fail
  * with StoreUnavailable or StoreFailed (see PetRepository). Each starts from the seed the first time
  * it is opened; reset puts it back there: its ids start again and its idempotency records are gone.
+ * Drop forgets it, so that the store holds nothing more for it until it is opened again.
  * test/ports/sandbox-space.contract.ts states the rest.
  */
 export interface SandboxSpace {
   readonly open: (sandbox: string) => TE.TaskEither<StoreError, StorePorts>
   readonly reset: (sandbox: string) => TE.TaskEither<StoreError, void>
+  readonly drop: (sandbox: string) => TE.TaskEither<StoreError, void>
+}
+
+/** No key was made: `max` made keys are open; the least recently used one expires in `retryAfterSeconds` unless it is used. */
+export interface MadeKeysFull {
+  readonly max: number
+  readonly retryAfterSeconds: number
+}
+
+export interface MadeKeys {
+  /** How long a made key may go unused before it expires. */
+  readonly idleSeconds: number
+  /** A new key and who it is, unless `max` made keys are open (expired ones count until `sweep` ends them). */
+  readonly make: () => E.Either<MadeKeysFull, { readonly key: string; readonly client: Client }>
+  /** Who an open made key is, or undefined for any other key; the key's idle time starts again. */
+  readonly find: (apiKey: string) => Client | undefined
+  /** Ends the made key of this scope at once; false when no made key of this scope is open. */
+  readonly end: (scope: string) => boolean
+  /** Ends every made key idle for `idleSeconds` or longer, and answers their scopes. */
+  readonly sweep: () => ReadonlyArray<string>
+  /** Whether a scope is a made key's, open or ended. */
+  readonly isMade: (scope: string) => boolean
+  /** Whether a scope may still be used: a configured key's always, a made key's until it ends. */
+  readonly isOpen: (scope: string) => boolean
+  /** How many made keys are open: what `max` bounds. */
+  readonly size: () => number
 }

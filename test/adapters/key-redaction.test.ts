@@ -24,4 +24,20 @@ Redaction('replaces a key that holds another key whole, whatever order they are 
   assert.is(keyRedactor(['0123456789abcdef', 'zz0123456789abcdef'])('zz0123456789abcdef 0123456789abcdef'), '[redacted] [redacted]')
 })
 
+const FORM = { prefix: 'made_', length: 'made_'.length + 8 }
+
+Redaction('replaces any text of a key form, written plainly or percent-encoded, whether or not it was listed', () => {
+  const redact = keyRedactor([KEY], [FORM])
+  for (const spelled of ['made_Ab-_09xZ', 'made%5FAb%2D_09xZ', '%6d%61%64%65_%41b-%5f09xZ']) {
+    assert.is(redact(`key=${spelled}; next`), 'key=[redacted]; next', spelled)
+  }
+  assert.is(redact(`${KEY} made_Ab-_09xZ`), '[redacted] [redacted]')
+  assert.is(keyRedactor([], [FORM])('made_Ab-_09xZ'), '[redacted]')
+})
+
+Redaction('leaves a text that only resembles a key form: too short, another prefix, a character outside base64url', () => {
+  const redact = keyRedactor([], [FORM])
+  for (const text of ['made_Ab-_09x', 'MADE_Ab-_09xZ', 'made-Ab-_09xZ', 'made_Ab+/09xZ', 'made_Ab-_09x%2B']) assert.is(redact(text), text)
+})
+
 Redaction.run()

@@ -40,6 +40,16 @@ Store('counts rate limits per instance: a store of its own, a count of its own',
   assert.equal([await countOf(one), await countOf(one), await countOf(other)], [1, 2, 1])
 })
 
+Store('holds a sandbox from its first opening until it is dropped', async () => {
+  const { sandboxes } = memoryStore()
+  await sandboxes.open('aaaa0001')()
+  await sandboxes.open('bbbb0002')()
+  await sandboxes.reset('cccc0003')()
+  assert.is(sandboxes.size(), 3)
+  for (const sandbox of ['aaaa0001', 'bbbb0002', 'cccc0003']) await sandboxes.drop(sandbox)()
+  assert.is(sandboxes.size(), 0)
+})
+
 Store('is always ready, and seeds its shared data set with ids 1..n', async () => {
   const store = memoryStore([{ name: 'Rex', categoryId: 1, status: 'sold' }])
   assert.equal(await store.ready()(), E.right(undefined))

@@ -49,18 +49,20 @@ GeneratedClient('by default has exactly listPets, createPet, getPet and the docu
   assert.equal(requestHeaders(file, 'createPet'), ['Idempotency-Key'])
 })
 
-GeneratedClient('with sandboxes can also reset its sandbox and read its request journal', async () => {
+GeneratedClient('with sandboxes can also make and end sandboxes, reset its sandbox and read its request journal', async () => {
   const file = await generatedTypes({ sandboxes: true, faults: false })
   assert.equal(callable(file), [
     'GET /pets',
     'POST /pets',
     'GET /pets/{petId}',
+    'POST /sandboxes',
+    'DELETE /sandbox',
     'POST /sandbox/reset',
     'GET /sandbox/requests',
     'DELETE /sandbox/requests',
     'GET /openapi.json',
   ])
-  assert.ok(operationNames(file).includes('resetSandbox'))
+  for (const name of ['createSandbox', 'deleteSandbox', 'resetSandbox']) assert.ok(operationNames(file).includes(name), name)
 })
 
 GeneratedClient('with sandboxes and faults can also script failures', async () => {

@@ -21,7 +21,12 @@ Index('answers 200 without a key with links to the API, its contract, its refere
 const Features = suite('GET / with the optional features')
 
 Features('lists the inspector and the sandbox operations only with sandboxes on, and the fault script only with faults too', async () => {
-  const sandboxLinks = { inspector: '/sandbox', sandboxReset: '/v1/sandbox/reset', sandboxRequests: '/v1/sandbox/requests' }
+  const sandboxLinks = {
+    inspector: '/sandbox',
+    sandboxes: '/v1/sandboxes',
+    sandboxReset: '/v1/sandbox/reset',
+    sandboxRequests: '/v1/sandbox/requests',
+  }
   const configurations = [
     { options: { faults: true }, links: BASE_LINKS },
     { options: { sandboxes: memoryStore().sandboxes }, links: { ...BASE_LINKS, ...sandboxLinks } },
@@ -38,6 +43,7 @@ Features('lists the inspector and the sandbox operations only with sandboxes on,
       // Each address is served: the page without a key, the operations with one.
       assert.is((await api.request('GET', '/sandbox', { key: false })).status, 'inspector' in links ? 200 : 404)
       for (const [method, path] of [
+        ['POST', '/v1/sandboxes'],
         ['POST', '/v1/sandbox/reset'],
         ['GET', '/v1/sandbox/requests'],
         ['GET', '/v1/sandbox/faults'],

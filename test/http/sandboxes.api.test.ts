@@ -134,6 +134,7 @@ const gatedSpace = () => {
         })),
       ),
     reset: store.sandboxes.reset,
+    drop: store.sandboxes.drop,
   }
   return { space, atGate, open: () => open() }
 }

@@ -24,6 +24,7 @@ Config('uses the documented defaults and generates a key outside production', ()
       metrics: true,
       seed: undefined,
       sandboxes: 'off',
+      madeSandboxes: { max: 1000, idleSeconds: 3600 },
       faults: false,
     }),
   )
@@ -43,6 +44,8 @@ Config('reads every setting from the environment', () => {
       PETSTORE_METRICS: 'off',
       PETSTORE_SEED: 'demo',
       PETSTORE_SANDBOXES: 'per-key',
+      PETSTORE_SANDBOX_MAX: '50',
+      PETSTORE_SANDBOX_IDLE_SECONDS: '600',
       PETSTORE_FAULTS: 'on',
     },
     generated,
@@ -62,6 +65,7 @@ Config('reads every setting from the environment', () => {
       metrics: false,
       seed: { source: 'demo', pets: DEMO_PETS.map((pet) => ({ status: 'available', ...pet })) },
       sandboxes: 'per-key',
+      madeSandboxes: { max: 50, idleSeconds: 600 },
       faults: true,
     }),
   )
@@ -317,6 +321,23 @@ Config('refuses per-key sandboxes on MongoDB at start, saying why', () => {
 
 Config('names a PETSTORE_SANDBOXES other than off or per-key', () => {
   assert.equal(readConfig({ PETSTORE_SANDBOXES: 'on' }, generated), E.left(['PETSTORE_SANDBOXES must be off or per-key']))
+})
+
+Config('names a PETSTORE_SANDBOX_MAX or PETSTORE_SANDBOX_IDLE_SECONDS that is not a whole number in range, each on its own line', () => {
+  assert.equal(
+    readConfig({ PETSTORE_SANDBOX_MAX: '0', PETSTORE_SANDBOX_IDLE_SECONDS: '1h' }, generated),
+    E.left([
+      'PETSTORE_SANDBOX_MAX must be an integer from 1 to 100000',
+      'PETSTORE_SANDBOX_IDLE_SECONDS must be an integer from 1 to 604800',
+    ]),
+  )
+  assert.equal(
+    readConfig({ PETSTORE_SANDBOX_MAX: '100001', PETSTORE_SANDBOX_IDLE_SECONDS: '604801' }, generated),
+    E.left([
+      'PETSTORE_SANDBOX_MAX must be an integer from 1 to 100000',
+      'PETSTORE_SANDBOX_IDLE_SECONDS must be an integer from 1 to 604800',
+    ]),
+  )
 })
 
 Config.run()

@@ -41,7 +41,7 @@ const SEEDED = ['1 Rex', '2 Zoë', '3 Kiwi']
 
 /**
  * The sandbox contract (src/ports/sandboxes.ts SandboxSpace), run once per adapter: isolation, seeding on
- * first use, and reset. The PetRepository and IdempotencyStore contracts also run on a sandbox's ports.
+ * first use, reset and drop. The PetRepository and IdempotencyStore contracts also run on a sandbox's ports.
  */
 export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): void => {
   const contract = suite<Context>(`SandboxSpace contract: ${adapterName}`, {})
@@ -112,6 +112,26 @@ export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): 
   contract('resets a sandbox never opened to its seed', async (context) => {
     const { space } = spaceOf(context)
     await run(space.reset(SANDBOX_A))
+    assert.equal(await namesIn(await run(space.open(SANDBOX_A))), SEEDED)
+  })
+
+  contract('forgets a dropped sandbox: opened again, it starts from the seed, and every other sandbox is untouched', async (context) => {
+    const { space } = spaceOf(context)
+    const a = await run(space.open(SANDBOX_A))
+    const b = await run(space.open(SANDBOX_B))
+    await run(a.pets.insert({ name: 'gone with A', categoryId: 9, status: 'sold' }))
+    await run(a.idempotency.claim('client:key', 'f1'))
+    await run(b.pets.insert({ name: 'stays', categoryId: 9, status: 'sold' }))
+    await run(space.drop(SANDBOX_A))
+    const again = await run(space.open(SANDBOX_A))
+    assert.equal(await namesIn(again), SEEDED)
+    assert.is((await run(again.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
+    assert.equal(await namesIn(await run(space.open(SANDBOX_B))), [...SEEDED, '4 stays'])
+  })
+
+  contract('drops a sandbox never opened without a failure', async (context) => {
+    const { space } = spaceOf(context)
+    await run(space.drop(SANDBOX_A))
     assert.equal(await namesIn(await run(space.open(SANDBOX_A))), SEEDED)
   })
 

@@ -252,4 +252,40 @@ Main('When PETSTORE_SANDBOXES=per-key with the demo seed, then each key starts f
   assert.is(await service.exited, 0)
 })
 
+Main(
+  'When PETSTORE_SANDBOXES=per-key with PETSTORE_SANDBOX_MAX=1, then one sandbox is made at a time, and its key is never logged',
+  async () => {
+    const service = spawnService({
+      PETSTORE_API_KEYS: TEST_KEY,
+      PETSTORE_SANDBOXES: 'per-key',
+      PETSTORE_SANDBOX_MAX: '1',
+      PETSTORE_SANDBOX_IDLE_SECONDS: '30',
+    })
+    const url = await waitForUrl(service)
+    const keys: string[] = []
+    let keyId = ''
+    try {
+      const made = await send(url, 'POST', '/v1/sandboxes')
+      const { key, idleSeconds, ...rest } = made.body as { key: string; keyId: string; idleSeconds: number }
+      keyId = rest.keyId
+      keys.push(key)
+      assert.equal([made.status, idleSeconds], [201, 30])
+      assert.is((await send(url, 'GET', `/v1/pets/${key}`, { key })).status, 400)
+      const refused = await send(url, 'POST', '/v1/sandboxes', { key })
+      assert.equal([refused.status, (refused.body as { code: string }).code], [503, 'sandbox_limit_reached'])
+      assert.ok(Number(refused.headers.get('retry-after')) <= 30)
+      assert.is((await send(url, 'DELETE', '/v1/sandbox', { key })).status, 204)
+      const next = await send(url, 'POST', '/v1/sandboxes')
+      assert.is(next.status, 201)
+      keys.push((next.body as { key: string }).key)
+    } finally {
+      service.child.kill('SIGTERM')
+    }
+    assert.is(await service.exited, 0)
+    assert.match(service.stdout(), `"keyId":"${keyId}"`)
+    assert.match(service.stdout(), '/v1/pets/[redacted]')
+    for (const key of keys) assert.not.match(service.stdout() + service.stderr(), key)
+  },
+)
+
 Main.run()

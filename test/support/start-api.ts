@@ -8,7 +8,8 @@ import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../.
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { keyRedactor } from '../../adapters/http/key-redaction.js'
 import { testTarget } from '../../adapters/test-target/test-target.js'
-import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
+import { MADE_KEY_FORM, madeKeys } from '../../adapters/auth/made-keys.js'
 import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
@@ -186,14 +187,16 @@ export const startApi = async (
     readonly limits?: ServerLimits
     /** The test target's parts, as PETSTORE_SANDBOXES=per-key (over this space) and PETSTORE_FAULTS=on mount them. */
     readonly sandboxes?: SandboxSpace
+    /** The keys of sandboxes made at run time; a registry with the defaults when omitted. */
+    readonly madeKeys?: MadeKeys
     readonly faults?: boolean
   } = {},
 ): Promise<RunningApi> => {
   const pets = options.store?.shared.pets ?? options.pets ?? memoryPetRepository()
   const logger = options.logger ?? pino({ level: 'silent' })
-  const redact = options.redact ?? keyRedactor([TEST_KEY, OTHER_KEY])
+  const redact = options.redact ?? keyRedactor([TEST_KEY, OTHER_KEY], options.sandboxes === undefined ? [] : [MADE_KEY_FORM])
   const mounted = testTarget({
-    ...(options.sandboxes === undefined ? {} : { sandboxes: options.sandboxes }),
+    ...(options.sandboxes === undefined ? {} : { sandboxes: { space: options.sandboxes, madeKeys: options.madeKeys ?? madeKeys() } }),
     faults: options.faults === true,
     redact,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

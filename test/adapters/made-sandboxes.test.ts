@@ -1,0 +1,111 @@
+import * as E from 'fp-ts/Either'
+import type * as TE from 'fp-ts/TaskEither'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { madeKeys } from '../../adapters/auth/made-keys.js'
+import { faultScripts } from '../../adapters/test-target/fault-script.js'
+import { keptWhileOpen } from '../../adapters/test-target/made-sandboxes.js'
+import { type JournalEntry, requestJournal } from '../../adapters/test-target/request-journal.js'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
+import type { Client } from '../../src/domain/authenticator.js'
+import { perKeySandboxes } from '../../adapters/test-target/per-key-sandboxes.js'
+import { aNewPet } from '../support/pet-builder.js'
+
+const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
+  const result = await task()
+  if (E.isLeft(result)) throw new Error(`failed: ${JSON.stringify(result.left)}`)
+  return result.right
+}
+
+const anEntry = (path: string): JournalEntry => ({
+  id: 'request-1',
+  time: new Date(0).toISOString(),
+  method: 'GET',
+  path,
+  status: 200,
+  durationMs: 1,
+  fault: null,
+  request: { headers: {}, body: null },
+  response: { headers: {}, body: null },
+})
+
+/** The sandboxes of a memory store, with the journal and fault scripts the HTTP adapter keeps beside them. */
+const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
+  const store = memoryStore([{ name: 'seeded', categoryId: 1, status: 'sold' }])
+  const made = madeKeys(options)
+  const sandboxes = perKeySandboxes(store.sandboxes, made)
+  const journal = requestJournal()
+  const scripts = faultScripts()
+  const kept = keptWhileOpen(sandboxes, journal, scripts)
+  /** What the service holds for a sandbox beside its store: its journal and fault script. */
+  const holdsFor = (sandbox: string): boolean => journal.list(sandbox, 100).length > 0 || scripts.get(sandbox).length > 0
+  return { store, made, sandboxes, kept, holdsFor }
+}
+
+/** A sandbox made, its key authenticated, and used as a request would: a create, a journal entry, a fault script. */
+const makeAndUse = async ({ sandboxes, kept }: ReturnType<typeof sandboxesWithState>): Promise<Client> => {
+  const { key } = await run(sandboxes.make())
+  const client = await run(sandboxes.madeKeys.authenticate(key))
+  const useCases = await run(sandboxes.useCasesFor(client))
+  await run(useCases.createPet(aNewPet()))
+  kept.journal.record(client.scope, anEntry('/v1/pets'))
+  kept.scripts?.replace(client.scope, [{ operation: 'getPet', fault: '503', times: 1 }])
+  return client
+}
+
+const Churn = suite('Sandboxes made at run time, under churn')
+
+Churn('Memory stays bounded under churn: 10,000 sandboxes made, used and ended leave nothing held', async () => {
+  const state = sandboxesWithState()
+  const ended: string[] = []
+  for (let index = 0; index < 10_000; index += 1) {
+    const client = await makeAndUse(state)
+    assert.ok(state.holdsFor(client.scope))
+    await run(state.sandboxes.end(client))
+    ended.push(client.scope)
+  }
+  assert.is(state.made.size(), 0)
+  assert.is(state.store.sandboxes.size(), 0)
+  assert.not.ok(ended.some(state.holdsFor))
+})
+
+Churn('Memory stays bounded under churn: 10,000 sandboxes made, used and left to expire are freed by the next one made', async () => {
+  let time = 0
+  const state = sandboxesWithState({ max: 10_000, idleSeconds: 60, now: () => time })
+  const left: string[] = []
+  for (let index = 0; index < 10_000; index += 1) left.push((await makeAndUse(state)).scope)
+  assert.is(state.store.sandboxes.size(), 10_000)
+  time += 60_000
+  await makeAndUse(state)
+  assert.is(state.made.size(), 1)
+  assert.is(state.store.sandboxes.size(), 1)
+  assert.not.ok(left.some(state.holdsFor))
+})
+
+Churn.run()
+
+const Ended = suite('A sandbox that ended')
+
+Ended('A request of a sandbox that ended while it was on its way keeps nothing: no journal entry, no fault script, no data', async () => {
+  const state = sandboxesWithState()
+  const client = await makeAndUse(state)
+  await run(state.sandboxes.end(client))
+  state.kept.journal.record(client.scope, anEntry('/v1/pets/1'))
+  state.kept.scripts?.replace(client.scope, [{ operation: 'listPets', fault: '500', times: 1 }])
+  assert.equal(await state.sandboxes.useCasesFor(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
+  assert.equal(await state.sandboxes.reset(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
+  assert.equal(await state.sandboxes.end(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
+  assert.not.ok(state.holdsFor(client.scope))
+  assert.is(state.store.sandboxes.size(), 0)
+})
+
+Ended("A configured key's sandbox is never ended, and everything is kept for it", async () => {
+  const state = sandboxesWithState()
+  const configured = { keyId: '01234567', scope: 'c'.repeat(64) }
+  assert.equal(await state.sandboxes.end(configured)(), E.left({ _tag: 'ConfiguredSandbox' }))
+  state.kept.journal.record(configured.scope, anEntry('/v1/pets'))
+  assert.ok(state.holdsFor(configured.scope))
+  assert.ok(E.isRight(await state.sandboxes.useCasesFor(configured)()))
+})
+
+Ended.run()
