@@ -4,7 +4,8 @@ import { readConfig } from './config.js'
 import { runService } from './service.js'
 import { openStore } from './store.js'
 
-const generateKey = (): string => randomBytes(24).toString('base64url')
+/** A key for a run that was given none: 32 characters a bearer token can carry. */
+export const generateKey = (): string => randomBytes(24).toString('base64url')
 
 const refuseToStart = (problems: ReadonlyArray<string>): never => {
   process.stderr.write(`petstore: cannot start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`)
