@@ -2,7 +2,7 @@ import tseslint from 'typescript-eslint'
 import boundaries from './eslint.boundaries.mjs'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'node_modules/', 'test/fixtures/'] },
+  { ignores: ['dist/', 'lib/', 'coverage/', 'node_modules/', 'test/fixtures/'] },
   {
     files: ['**/*.ts'],
     extends: [...tseslint.configs.recommendedTypeChecked],

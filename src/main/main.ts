@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import { readConfig } from './config.js'
-import { startService } from './service.js'
+import { runService } from './service.js'
 import { openStore } from './store.js'
 
-const generateKey = (): string => randomBytes(24).toString('base64url')
+/** A key for a run that was given none: 32 characters a bearer token can carry. */
+export const generateKey = (): string => randomBytes(24).toString('base64url')
 
 const refuseToStart = (problems: ReadonlyArray<string>): never => {
   process.stderr.write(`petstore: cannot start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`)
@@ -19,5 +20,5 @@ export const main = async (env: Readonly<Record<string, string | undefined>>): P
   if (E.isLeft(config)) return refuseToStart(config.left)
   const store = await openStore(config.right.store, config.right.seed?.pets)
   if (E.isLeft(store)) return refuseToStart([store.left])
-  await startService(config.right, store.right)
+  await runService(config.right, store.right)
 }

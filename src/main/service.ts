@@ -1,4 +1,5 @@
-import pino from 'pino'
+import * as E from 'fp-ts/Either'
+import pino, { type Logger } from 'pino'
 import { MADE_KEY_FORM, madeKeys } from '../../adapters/auth/made-keys.js'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { buildApp } from '../../adapters/http/app.js'
@@ -59,23 +60,30 @@ const mountedTestTarget = async (
   return testTarget({ ...sandboxes, faults: config.faults, redact, maxBodyBytes: config.maxBodyBytes, shutdown })
 }
 
+/** A service listening in this process. */
+export interface RunningService {
+  /** Where it listens, such as `http://127.0.0.1:8080`. */
+  readonly url: string
+  /**
+   * Shuts it down: no new connections, the requests in flight answered (their connections closed
+   * after SHUTDOWN_DEADLINE_MS at the latest), then the store closed. Resolves when the store is
+   * closed; a second call gets the same promise.
+   */
+  readonly close: () => Promise<void>
+}
+
 /**
- * Wires the adapters for `config` around `store`, listens, and handles shutdown. `main` calls it
- * with the store the settings name; the benchmark with a pre-seeded one.
+ * Wires the adapters for `config` around `store`, seeds it, and listens; Left with Node's error when
+ * it cannot listen. It leaves the process alone (no signal handler, no exit): `runService` adds
+ * those for `npm start`, and `startPetStore` runs it inside a test suite.
  */
-export const startService = async (config: Config, opened: Store): Promise<void> => {
+export const startService = async (
+  config: Config,
+  opened: Store,
+  logger: Logger,
+): Promise<E.Either<NodeJS.ErrnoException, RunningService>> => {
   // Readiness and creates wait for the seed to settle.
   const { store, open: seedSettled } = seedGate(opened)
-  const destination = pino.destination(LOG_DESTINATION)
-  // pino flushes only an asynchronous destination at exit; this one may hold up to 4 KiB of lines.
-  process.once('exit', () => {
-    try {
-      destination.flushSync()
-    } catch {
-      // stdout is gone (a closed pipe): nothing can be written any more.
-    }
-  })
-  const logger = pino({ level: config.logLevel }, destination)
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
   // readConfig refuses per-key sandboxes on a store without them.
   const space = config.sandboxes === 'per-key' ? store.sandboxes : undefined
@@ -102,50 +110,91 @@ export const startService = async (config: Config, opened: Store): Promise<void>
   // Clients connecting at once see the seeded store, not an empty one.
   await applySeed(config, store, logger, seedSettled)
 
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    logger.fatal(
-      { code: error.code },
-      `cannot listen on ${config.host}:${config.port} (check HOST and PORT): ${error.code ?? error.message}`,
-    )
-    process.exit(1)
+  const refused = await new Promise<NodeJS.ErrnoException | undefined>((listened) => {
+    server.once('error', listened)
+    server.listen(config.port, config.host, () => {
+      server.off('error', listened)
+      listened(undefined)
+    })
   })
-  server.listen(config.port, config.host, () => {
-    const address = server.address()
-    const port = typeof address === 'object' && address !== null ? address.port : config.port
-    const host = config.host.includes(':') ? `[${config.host}]` : config.host
-    const url = `http://${host}:${port}`
-    if (config.apiKeys.source === 'generated') printDevelopmentKeyBanner(config.apiKeys.key, url)
-    logger.info({ url, store: config.store.kind }, `listening on ${url}`)
-    if (config.faults) logger.warn('PETSTORE_FAULTS=on: any client with a key can force failures and delays with a Prefer header')
-  })
+  if (refused !== undefined) return E.left(refused)
+  // Once listening, Node reports here only a connection it failed to accept (EMFILE); it goes on
+  // accepting, and so does the service.
+  server.on('error', (error: NodeJS.ErrnoException) =>
+    logger.error({ code: error.code }, `accepting a connection failed: ${error.code ?? error.message}`),
+  )
+  const address = server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : config.port
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  const url = `http://${host}:${port}`
+  logger.info({ url, store: config.store.kind }, `listening on ${url}`)
+  if (config.faults) logger.warn('PETSTORE_FAULTS=on: any client with a key can force failures and delays with a Prefer header')
 
-  const shutdown = (signal: string): void => {
+  let closed: Promise<void> | undefined
+  const close = (): Promise<void> => {
+    closed ??= new Promise((done) => {
+      draining = true
+      shutdownBegun.abort()
+      const deadline = setTimeout(() => {
+        logger.warn('shutdown deadline passed; closing the remaining connections')
+        server.closeAllConnections()
+      }, SHUTDOWN_DEADLINE_MS)
+      deadline.unref()
+      // close() stops accepting and closes the connections idle now. The last answer of each busy
+      // connection now says `Connection: close` (the edge reads shutdownBegun), so Node closes it once
+      // it is answered, and its client sends nothing more on it: no request that reached the service
+      // is cut off unanswered.
+      server.close(() => {
+        clearTimeout(deadline)
+        // The requests in flight are answered; only now may the store go.
+        store
+          .close()
+          .catch((error: unknown) => logger.warn({ err: error }, 'closing the store failed'))
+          .finally(done)
+      })
+    })
+    return closed
+  }
+  return E.right({ url, close })
+}
+
+/**
+ * The service as the process `main` and the benchmark run: its log on stdout, a generated key
+ * printed once, SIGTERM or SIGINT shutting it down with exit status 0, a second signal at once
+ * with 1, and status 1 when it cannot listen.
+ */
+export const runService = async (config: Config, store: Store): Promise<void> => {
+  const destination = pino.destination(LOG_DESTINATION)
+  // pino flushes only an asynchronous destination at exit; this one may hold up to 4 KiB of lines.
+  process.once('exit', () => {
+    try {
+      destination.flushSync()
+    } catch {
+      // stdout is gone (a closed pipe): nothing can be written any more.
+    }
+  })
+  const logger = pino({ level: config.logLevel }, destination)
+  const started = await startService(config, store, logger)
+  if (E.isLeft(started)) {
+    const { code, message } = started.left
+    logger.fatal({ code }, `cannot listen on ${config.host}:${config.port} (check HOST and PORT): ${code ?? message}`)
+    return process.exit(1)
+  }
+  const service = started.right
+  if (config.apiKeys.source === 'generated') printDevelopmentKeyBanner(config.apiKeys.key, service.url)
+
+  let stopping = false
+  const shutdown = (signal: NodeJS.Signals): void => {
     // A second signal means "now": the operator has stopped waiting for the requests in flight.
-    if (draining) {
+    if (stopping) {
       logger.warn({ signal }, 'second signal: stopping at once')
       process.exit(1)
     }
-    draining = true
-    shutdownBegun.abort()
+    stopping = true
     logger.info({ signal }, 'shutting down: no new connections; answering requests in flight')
-    const deadline = setTimeout(() => {
-      logger.warn('shutdown deadline passed; closing the remaining connections')
-      server.closeAllConnections()
-    }, SHUTDOWN_DEADLINE_MS)
-    deadline.unref()
-    // close() stops accepting and closes the connections idle now. Every answer from now on says
-    // `Connection: close` (the edge reads shutdownBegun), so Node closes each busy connection once it
-    // is answered, and its client sends nothing more on it: no request that reached the service is
-    // cut off unanswered.
-    server.close(() => {
-      // The requests in flight are answered; only now may the store go.
-      store
-        .close()
-        .catch((error: unknown) => logger.warn({ err: error }, 'closing the store failed'))
-        .finally(() => {
-          logger.info('stopped')
-          process.exit(0)
-        })
+    void service.close().then(() => {
+      logger.info('stopped')
+      process.exit(0)
     })
   }
   process.on('SIGTERM', shutdown)

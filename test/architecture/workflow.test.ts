@@ -27,4 +27,13 @@ Workflow('runs npm test on Node 20, 22 and 24, and the MongoDB suites on MongoDB
   assert.match(suites?.env?.PETSTORE_TEST_MONGODB_REPLSET_URI ?? '', 'replicaSet=')
 })
 
+Workflow('builds the container image, runs it until its health check passes, then asks GET / and /healthz from outside', () => {
+  const workflow = parse(readFileSync(WORKFLOW, 'utf8')) as { jobs: Record<string, { steps: Array<{ run?: string }> }> }
+  const runs = (workflow.jobs.container?.steps ?? []).map((step) => step.run ?? '').join('\n')
+  assert.match(runs, /^docker build --tag petstore-service \.$/m)
+  assert.match(runs, /\{\{\.State\.Health\.Status\}\}' petstore\)" = healthy/)
+  assert.match(runs, /curl --fail .* http:\/\/127\.0\.0\.1:8080\/$/m)
+  assert.match(runs, /curl --fail .* http:\/\/127\.0\.0\.1:8080\/healthz$/m)
+})
+
 Workflow.run()

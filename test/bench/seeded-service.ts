@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { readConfig } from '../../src/main/config.js'
 import { PET_STATUSES } from '../../src/domain/pet.js'
-import { startService } from '../../src/main/service.js'
+import { runService } from '../../src/main/service.js'
 
 /**
  * The composed service exactly as `npm start` runs it (default settings, request logging on), with
@@ -29,4 +29,4 @@ const config = readConfig(
   () => 'unused-generated-key',
 )
 if (E.isLeft(config)) throw new Error(config.left.join('; '))
-void startService(config.right, memoryStore(pets))
+void runService(config.right, memoryStore(pets))

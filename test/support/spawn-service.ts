@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 
-const MAIN = resolve(__dirname, '../../src/main/cli.js')
+/** What `npm start` and the `petstore-service` command run, compiled. */
+export const MAIN = resolve(__dirname, '../../src/main/cli.js')
 /** What `npm start` runs: compile when a source changed, then the service in the same process. */
 export const START_SCRIPT = resolve(__dirname, '../../../scripts/start.mjs')
 /**
@@ -24,12 +25,17 @@ export interface ServiceProcess {
   readonly exited: Promise<number | null>
 }
 
-/** Runs the composed service (`node dist/src/main/cli.js`, or another entry) with the given environment. */
-export const spawnService = (env: Record<string, string>, entry: string = MAIN): ServiceProcess => {
-  const child = spawn(process.execPath, [entry], {
+/** Runs the composed service (`node dist/src/main/cli.js`, or another entry) with the given environment and arguments. */
+export const spawnService = (env: Record<string, string>, entry: string = MAIN, args: ReadonlyArray<string> = []): ServiceProcess => {
+  const child = spawn(process.execPath, [entry, ...args], {
     env: { PATH: process.env.PATH ?? '', NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  return watched(child)
+}
+
+/** A process whose output is kept, and watched for the lines a test waits for. */
+export const watched = (child: ChildProcess): ServiceProcess => {
   let out = ''
   let err = ''
   let ended = false

@@ -1,0 +1,67 @@
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { SETTINGS } from './settings.js'
+
+/** What the command line asks for. */
+export type Invocation =
+  | { readonly kind: 'run'; readonly settings: Readonly<Record<string, string>> }
+  | { readonly kind: 'help'; readonly text: string }
+  | { readonly kind: 'refused'; readonly message: string }
+
+const COMMAND = 'petstore-service'
+/** The one description of every setting; this module runs from dist/src/main, or lib/src/main in the package. */
+const SETTINGS_GUIDE = resolve(__dirname, '../../../docs/guides/settings.md')
+
+const OPTIONED = SETTINGS.flatMap(({ name, option }) => (option === undefined ? [] : [{ name, option }]))
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  ...Object.fromEntries(OPTIONED.map(({ option }) => [option, { type: 'string' }] as const)),
+} as const
+
+const column = (rows: ReadonlyArray<readonly [string, string]>): string => {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`).join('\n')
+}
+
+const helpText = (): string =>
+  [
+    `Usage: ${COMMAND} [options]`,
+    '',
+    'Runs the Pet Store service until SIGINT or SIGTERM. Environment variables configure it; four',
+    'of them can be given as options too, and an option wins over its variable.',
+    '',
+    'Options:',
+    column([
+      ...OPTIONED.map(({ name, option }): [string, string] => [`--${option} <value>`, `sets ${name}`]),
+      ['-h, --help', 'prints this help'],
+    ]),
+    '',
+    `Environment variables (what each takes, and its default: ${SETTINGS_GUIDE}):`,
+    column(SETTINGS.map(({ name, summary }): [string, string] => [name, summary])),
+    '',
+    `Example: ${COMMAND} --seed demo --sandboxes per-key --faults on`,
+    '',
+  ].join('\n')
+
+/**
+ * Reads the command line: help, or the settings its options give (keyed by their variables), or
+ * why it is refused (an unknown option, a missing value, an argument that is no option).
+ */
+export const readArguments = (args: ReadonlyArray<string>): Invocation => {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    ;({ values } = parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false }))
+  } catch (error) {
+    // parseArgs says what is wrong and names the argument: "Unknown option '--prot'".
+    if (error instanceof TypeError)
+      return { kind: 'refused', message: `${COMMAND}: ${error.message}. ${COMMAND} --help lists the options.` }
+    throw error
+  }
+  if (values.help === true) return { kind: 'help', text: helpText() }
+  return {
+    kind: 'run',
+    settings: Object.fromEntries(
+      OPTIONED.flatMap(({ name, option }) => (typeof values[option] === 'string' ? [[name, values[option]]] : [])),
+    ),
+  }
+}

@@ -1,0 +1,35 @@
+/** A setting of the service: an environment variable readConfig reads, and its option, if it has one. */
+export interface Setting {
+  readonly name: string
+  /** A few words for `--help`; docs/guides/settings.md describes it, its values and its default. */
+  readonly summary: string
+  /** The command-line option that sets it too, winning over the variable. */
+  readonly option?: string
+}
+
+/**
+ * Every setting, in the order of docs/guides/settings.md, whose headings a test checks against this
+ * list, and this list against what readConfig reads.
+ */
+export const SETTINGS: ReadonlyArray<Setting> = [
+  { name: 'PORT', summary: 'TCP port to listen on; 0 picks a free one', option: 'port' },
+  { name: 'HOST', summary: 'address to listen on; 0.0.0.0 for every interface' },
+  { name: 'PETSTORE_API_KEYS', summary: 'comma-separated API keys; unset: one generated for the run' },
+  { name: 'NODE_ENV', summary: 'production: refuse to start without keys and a chosen store' },
+  { name: 'PETSTORE_STORE', summary: 'where pets are kept: memory or mongodb' },
+  { name: 'MONGODB_URI', summary: 'MongoDB connection string, with PETSTORE_STORE=mongodb' },
+  { name: 'MONGODB_DB', summary: 'MongoDB database, when not in the path of the URI' },
+  { name: 'PETSTORE_MONGODB_TIMEOUT_MS', summary: 'bound on each round trip to MongoDB, in milliseconds' },
+  { name: 'PETSTORE_MONGODB_WRITE_CONCERN', summary: 'MongoDB nodes that confirm a write: majority or a number' },
+  { name: 'PETSTORE_MAX_BODY_BYTES', summary: 'largest accepted request body, in bytes' },
+  { name: 'PETSTORE_CURSOR_SECRET', summary: 'secret that signs paging cursors, the same on every instance' },
+  { name: 'PETSTORE_CORS_ORIGINS', summary: 'origins whose pages may call the API: * or a list' },
+  { name: 'PETSTORE_RATE_LIMIT', summary: 'requests per API key per minute, or off' },
+  { name: 'PETSTORE_SEED', summary: 'pets an empty store starts from: demo or a JSON file', option: 'seed' },
+  { name: 'PETSTORE_SANDBOXES', summary: 'per-key: each API key gets a sandbox of its own', option: 'sandboxes' },
+  { name: 'PETSTORE_SANDBOX_MAX', summary: 'most sandboxes made at run time open at once' },
+  { name: 'PETSTORE_SANDBOX_IDLE_SECONDS', summary: 'seconds a made sandbox may go unused before it ends' },
+  { name: 'PETSTORE_FAULTS', summary: 'on: clients may force failures and delays (for testing)', option: 'faults' },
+  { name: 'PETSTORE_METRICS', summary: 'on or off: Prometheus metrics at /metrics' },
+  { name: 'LOG_LEVEL', summary: 'fatal, error, warn, info, debug, trace or silent' },
+]

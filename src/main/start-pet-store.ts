@@ -1,0 +1,128 @@
+import * as E from 'fp-ts/Either'
+import * as t from 'io-ts'
+import pino from 'pino'
+import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
+import { readConfig } from './config.js'
+import { generateKey } from './main.js'
+import { startService } from './service.js'
+import { openStore } from './store.js'
+
+export type { JournalEntry }
+
+/** How `startPetStore` starts the service; sandboxes are always on. */
+export interface PetStoreOptions {
+  /** PETSTORE_FAULTS=on: forced failures with `Prefer` and fault scripts. Default: off. */
+  readonly faults?: boolean
+  /** PETSTORE_SEED: `demo`, or the path of a JSON file of createPet bodies. Default: none. */
+  readonly seed?: string
+}
+
+/**
+ * Which journal entries to take, as the query of `GET /v1/sandbox/requests` (and of its `/count`):
+ * the contract says what each filter matches and what it accepts.
+ */
+export interface JournalFilters {
+  readonly method?: string
+  readonly path?: string
+  readonly operation?: string
+  readonly status?: number
+  readonly fault?: string
+  /** `name`, or `name:value`. */
+  readonly header?: string
+  /** Entries after this sequence number. */
+  readonly since?: number
+  readonly limit?: number
+}
+
+/** A sandbox of the running service: its API key, and what the service recorded of its requests. */
+export interface Sandbox {
+  readonly key: string
+  /** `GET /v1/sandbox/requests` with these filters: the matching entries, newest first. */
+  readonly journal: (filters?: JournalFilters) => Promise<ReadonlyArray<JournalEntry>>
+  /** `GET /v1/sandbox/requests/count` with these filters. */
+  readonly count: (filters?: JournalFilters) => Promise<number>
+}
+
+/** The service running in this process, and the sandbox of its own key. */
+export interface PetStore extends Sandbox {
+  /** Where it listens, such as `http://127.0.0.1:40123`; the API is under `/v1`. */
+  readonly url: string
+  /** `POST /v1/sandboxes`: a new, empty sandbox and its key. */
+  readonly newSandbox: () => Promise<Sandbox>
+  /** Stops it: the requests in flight are answered first. */
+  readonly close: () => Promise<void>
+}
+
+const Entries = t.array(t.UnknownRecord)
+const Count = t.type({ count: t.number })
+const NewSandbox = t.type({ key: t.string })
+
+/** The query of a journal read; undefined filters are left out. */
+const queryOf = (filters: JournalFilters): string => {
+  const query = new URLSearchParams(
+    Object.entries(filters).flatMap(([name, value]): Array<[string, string]> => (value === undefined ? [] : [[name, String(value)]])),
+  )
+  return query.size === 0 ? '' : `?${query.toString()}`
+}
+
+/**
+ * Calls one operation of the service with `key`, and decodes its JSON answer with `codec`; any other
+ * status than `expected` is thrown with the error body the service answered (which never holds a key).
+ */
+const call = async <A>(
+  url: string,
+  key: string,
+  method: string,
+  path: string,
+  expected: number,
+  codec: t.Decoder<unknown, A>,
+): Promise<A> => {
+  const response = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${key}` } })
+  const text = await response.text()
+  if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+  const decoded = codec.decode(JSON.parse(text))
+  if (E.isLeft(decoded)) throw new Error(`${method} ${path} answered what the contract does not say: ${text}`)
+  return decoded.right
+}
+
+const sandboxOf = (url: string, key: string): Sandbox => ({
+  key,
+  // The entries are the contract's JournalEntry objects, checked here to be objects only.
+  journal: async (filters = {}) =>
+    (await call(url, key, 'GET', `/v1/sandbox/requests${queryOf(filters)}`, 200, Entries)) as unknown as ReadonlyArray<JournalEntry>,
+  count: async (filters = {}) => (await call(url, key, 'GET', `/v1/sandbox/requests/count${queryOf(filters)}`, 200, Count)).count,
+})
+
+/**
+ * Starts the service in this process, for a test suite: on a free port of 127.0.0.1, with per-key
+ * sandboxes, a key generated for it, faults and a seed when asked, no metrics and no log. It is
+ * composed as `npm start` composes it (readConfig, openStore, startService); no setting is taken
+ * from the environment of the process.
+ */
+export const startPetStore = async (options: PetStoreOptions = {}): Promise<PetStore> => {
+  const key = generateKey()
+  const config = readConfig(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PETSTORE_API_KEYS: key,
+      PETSTORE_SANDBOXES: 'per-key',
+      PETSTORE_FAULTS: options.faults === true ? 'on' : 'off',
+      PETSTORE_METRICS: 'off',
+      ...(options.seed === undefined ? {} : { PETSTORE_SEED: options.seed }),
+    },
+    generateKey,
+  )
+  if (E.isLeft(config)) throw new Error(`startPetStore: ${config.left.join('; ')}`)
+  const store = await openStore(config.right.store, config.right.seed?.pets)
+  if (E.isLeft(store)) throw new Error(`startPetStore: ${store.left}`)
+  const started = await startService(config.right, store.right, pino({ level: 'silent' }))
+  if (E.isLeft(started)) throw new Error(`startPetStore: cannot listen: ${started.left.code ?? started.left.message}`)
+  const service = started.right
+  return {
+    ...sandboxOf(service.url, key),
+    url: service.url,
+    newSandbox: async () => sandboxOf(service.url, (await call(service.url, key, 'POST', '/v1/sandboxes', 201, NewSandbox)).key),
+    close: service.close,
+  }
+}

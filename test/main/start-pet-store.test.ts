@@ -1,0 +1,74 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { startPetStore } from '../../src/main/start-pet-store.js'
+import { send } from '../support/start-api.js'
+
+const Start = suite('startPetStore (petstore-service/testing)')
+
+Start('startPetStore starts on a free port with sandboxes and closes cleanly', async () => {
+  const petStore = await startPetStore()
+  assert.match(petStore.url, /^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/)
+  assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key })).text, '[]')
+  assert.is((await send(petStore.url, 'POST', '/v1/sandbox/reset', { key: petStore.key })).status, 204)
+  // Faults are off unless asked for: the preference is ignored.
+  assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 200)
+  const journal = await petStore.journal()
+  assert.equal(
+    journal.map(({ method, path, status }) => [method, path, status]),
+    [['GET', '/v1/pets', 200]],
+  )
+  await petStore.close()
+  const refused = await fetch(`${petStore.url}/healthz`).then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  assert.instance(refused, Error)
+})
+
+Start('startPetStore with faults and a seed serves the seed and fails on request, and its journal says so', async () => {
+  const petStore = await startPetStore({ faults: true, seed: 'demo' })
+  try {
+    assert.is((await send(petStore.url, 'GET', '/v1/pets/6', { key: petStore.key })).status, 200)
+    assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 503)
+    assert.is((await petStore.journal({ limit: 1 }))[0]?.fault, '503')
+  } finally {
+    await petStore.close()
+  }
+})
+
+Start('two startPetStore services run side by side in one process, each with its own port and key', async () => {
+  const [first, second] = await Promise.all([startPetStore(), startPetStore()])
+  try {
+    assert.is.not(first.url, second.url)
+    assert.is.not(first.key, second.key)
+    assert.is((await send(first.url, 'GET', '/v1/pets', { key: second.key })).status, 401)
+  } finally {
+    await Promise.all([first.close(), second.close()])
+  }
+})
+
+Start('startPetStore takes no setting from the environment of the process', async () => {
+  const before = { ...process.env }
+  Object.assign(process.env, { PETSTORE_STORE: 'mongodb', NODE_ENV: 'production', PETSTORE_SANDBOXES: 'off', PORT: 'not-a-port' })
+  try {
+    const petStore = await startPetStore()
+    assert.is((await send(petStore.url, 'POST', '/v1/sandbox/reset', { key: petStore.key })).status, 204)
+    await petStore.close()
+  } finally {
+    for (const name of ['PETSTORE_STORE', 'NODE_ENV', 'PETSTORE_SANDBOXES', 'PORT']) {
+      if (before[name] === undefined) delete process.env[name]
+      else process.env[name] = before[name]
+    }
+  }
+})
+
+Start('startPetStore refuses a seed it cannot use, naming PETSTORE_SEED', async () => {
+  const refused = await startPetStore({ seed: 'no-such-seed.json' }).then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  assert.instance(refused, Error)
+  assert.match((refused as Error).message, /^startPetStore: PETSTORE_SEED/)
+})
+
+Start.run()

@@ -1,0 +1,59 @@
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { send, TEST_KEY } from '../support/start-api.js'
+import { MAIN, spawnService, waitForUrl } from '../support/spawn-service.js'
+import { variablesReadConfigReads } from '../support/settings-read.js'
+
+const Cli = suite('The petstore-service command (src/main/cli.ts)')
+
+Cli('--help lists every setting the service reads and the four options, and starts nothing', async () => {
+  const help = spawnService({}, MAIN, ['--help'])
+  assert.is(await help.exited, 0)
+  for (const name of variablesReadConfigReads()) assert.match(help.stdout(), new RegExp(`^  ${name} `, 'm'), name)
+  for (const option of ['port', 'seed', 'sandboxes', 'faults'])
+    assert.match(help.stdout(), new RegExp(`^  --${option} <value> `, 'm'), option)
+  assert.is(help.stderr(), '')
+})
+
+Cli('a flag wins over its environment variable', async () => {
+  const service = spawnService(
+    // Each of these would stop start-up, or leave the feature off, were the flag not to win.
+    {
+      PETSTORE_API_KEYS: TEST_KEY,
+      PORT: 'not-a-port',
+      PETSTORE_SEED: 'no-such-file.json',
+      PETSTORE_SANDBOXES: 'off',
+      PETSTORE_FAULTS: 'off',
+    },
+    MAIN,
+    ['--port', '0', '--seed', 'demo', '--sandboxes', 'per-key', '--faults=on'],
+  )
+  const url = await waitForUrl(service)
+  assert.is((await send(url, 'GET', '/v1/pets/6')).status, 200)
+  assert.is((await send(url, 'POST', '/v1/sandbox/reset')).status, 204)
+  assert.is((await send(url, 'GET', '/v1/pets', { headers: { prefer: 'fault=503' } })).status, 503)
+  service.child.kill('SIGTERM')
+  assert.is(await service.exited, 0)
+})
+
+Cli('a flag’s value is checked as its variable’s is: a bad one stops start-up naming the variable', async () => {
+  const service = spawnService({}, MAIN, ['--port', 'eighty'])
+  assert.is(await service.exited, 1)
+  assert.match(service.stderr(), 'PORT must be an integer from 0 to 65535')
+})
+
+Cli('an unknown flag exits 2 naming it, and so does a flag without its value or an argument that is no flag', async () => {
+  for (const [args, named] of [
+    [['--prot', '8081'], "Unknown option '--prot'"],
+    [['--port'], "Option '--port <value>' argument missing"],
+    [['8081'], "Unexpected argument '8081'"],
+  ] as const) {
+    const refused = spawnService({}, MAIN, args)
+    assert.is(await refused.exited, 2, named)
+    assert.match(refused.stderr(), `petstore-service: ${named}`)
+    assert.match(refused.stderr(), 'petstore-service --help lists the options')
+    assert.is(refused.stdout(), '')
+  }
+})
+
+Cli.run()
