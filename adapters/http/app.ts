@@ -17,7 +17,7 @@ import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
 import { edge, isUnderApi } from './edge.js'
 import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
-import { journalRequests, requestJournal } from './request-journal.js'
+import { journalRequests, operationsOf, requestJournal } from './request-journal.js'
 import type { Redact } from './key-redaction.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
@@ -140,7 +140,7 @@ export const buildApp = (options: AppOptions): Koa => {
   )
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
-  if (journal !== undefined) app.use(journalRequests(journal, { redact: options.redact }))
+  if (journal !== undefined) app.use(journalRequests(journal, { redact: options.redact, operationOf: operationsOf(router) }))
   // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
   const journalRead = (ctx: Context): boolean => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH
   if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: journalRead }))

@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import type Router from '@koa/router'
 import type { Middleware } from 'koa'
+import { OPERATIONS, type Operation } from './fault-script.js'
 import type { FaultState } from './faults.js'
 import { type Redact, REDACTED } from './key-redaction.js'
 
@@ -17,10 +19,14 @@ export interface JournalMessage {
 
 /** One request of a sandbox, as GET /v1/sandbox/requests answers it. */
 export interface JournalEntry {
+  /** Its place in the order the sandbox's requests arrived in: 1, 2, 3... since the journal was last cleared. */
+  readonly sequence: number
   readonly id: string
   readonly time: string
   readonly method: string
   readonly path: string
+  /** The pet operation its method and path name, whatever it was answered; null for any other request. */
+  readonly operation: Operation | null
   readonly status: number | null
   readonly durationMs: number
   readonly fault: string | null
@@ -28,24 +34,55 @@ export interface JournalEntry {
   readonly response: JournalMessage
 }
 
+/** A request's place in its sandbox's journal, taken as it arrives. */
+export interface JournalPlace {
+  readonly sequence: number
+  /** Files the request's entry in its place, once it is known; dropped when the journal was cleared since the request arrived. */
+  readonly record: (entry: Omit<JournalEntry, 'sequence'>) => void
+}
+
 export interface RequestJournal {
-  readonly record: (sandbox: string, entry: JournalEntry) => void
-  /** The newest `limit` entries, newest first. */
+  /** The next sequence number of the sandbox's journal, for a request that has just arrived. */
+  readonly arrive: (sandbox: string) => JournalPlace
+  /** The newest `limit` entries, newest (by arrival) first. */
   readonly list: (sandbox: string, limit: number) => ReadonlyArray<JournalEntry>
+  /** Empties the journal; its sequence numbers start again at 1. */
   readonly clear: (sandbox: string) => void
+}
+
+interface SandboxJournal {
+  next: number
+  /** In arrival order: an entry is filed when its request is done, in the place its arrival took. */
+  readonly entries: JournalEntry[]
+}
+
+/** Files `entry` in arrival order, keeping the newest JOURNAL_SIZE; an entry older than all of a full journal is dropped. */
+const file = (entries: JournalEntry[], entry: JournalEntry): void => {
+  let at = entries.length
+  while (at > 0 && (entries[at - 1]?.sequence ?? 0) > entry.sequence) at -= 1
+  if (at === 0 && entries.length >= JOURNAL_SIZE) return
+  entries.splice(at, 0, entry)
+  if (entries.length > JOURNAL_SIZE) entries.shift()
 }
 
 /** The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store). */
 export const requestJournal = (): RequestJournal => {
-  const journals = new Map<string, JournalEntry[]>()
+  const journals = new Map<string, SandboxJournal>()
   return {
-    record: (sandbox, entry) => {
-      const entries = journals.get(sandbox) ?? []
-      entries.push(entry)
-      if (entries.length > JOURNAL_SIZE) entries.splice(0, entries.length - JOURNAL_SIZE)
-      journals.set(sandbox, entries)
+    arrive: (sandbox) => {
+      const journal = journals.get(sandbox) ?? { next: 1, entries: [] }
+      journals.set(sandbox, journal)
+      const sequence = journal.next
+      journal.next += 1
+      return {
+        sequence,
+        record: (entry) => {
+          // A request that arrived before a clear (a DELETE, a reset) is no part of the journal after it.
+          if (journals.get(sandbox) === journal) file(journal.entries, { sequence, ...entry })
+        },
+      }
     },
-    list: (sandbox, limit) => (journals.get(sandbox) ?? []).slice(-limit).reverse(),
+    list: (sandbox, limit) => (journals.get(sandbox)?.entries ?? []).slice(-limit).reverse(),
     clear: (sandbox) => void journals.delete(sandbox),
   }
 }
@@ -78,21 +115,43 @@ const requestHeaders = (headers: IncomingHttpHeaders, redact: Redact): Record<st
 export interface JournalOptions {
   /** Shows each configured API key as `[redacted]`, wherever it appears in an entry. */
   readonly redact: Redact
+  /** The pet operation a request's method and path name (operationsOf). */
+  readonly operationOf: (method: string, path: string) => Operation | null
 }
 
+const isOperation = (name: string | undefined): name is Operation => (OPERATIONS as ReadonlyArray<string | undefined>).includes(name)
+
 /**
- * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal,
- * once its answer is sent or its connection closed: what the client sent, what it was answered (as
- * sent, after every middleware, an unexpected failure's 500 included; no body for a HEAD, and of a
- * truncated answer only what was sent), and the fault applied. A request whose connection was reset
- * before an answer has no status and no answer. No configured key is kept, wherever it was sent:
- * a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
+ * The pet operation a method and path name among `router`'s routes (HEAD names its GET's), as routing
+ * would choose it, whatever the request is then answered (a 429 before routing, a forced failure).
  */
-export const journalRequests = (journal: RequestJournal, { redact }: JournalOptions): Middleware<FaultState> => {
+export const operationsOf =
+  (router: Router) =>
+  (method: string, path: string): Operation | null =>
+    router
+      .match(path, method)
+      .pathAndMethod.map((layer) => layer.name)
+      .find(isOperation) ?? null
+
+/**
+ * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal, in
+ * the place its arrival took, once its answer is sent or its connection closed: what the client
+ * sent, what it was answered (as sent, after every middleware, an unexpected failure's 500 included;
+ * no body for a HEAD, and of a truncated answer only what was sent), and the fault applied. A request whose connection
+ * was reset before an answer has no status and no answer. No configured key is kept, wherever it was
+ * sent: a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
+ */
+export const journalRequests = (journal: RequestJournal, { redact, operationOf }: JournalOptions): Middleware<FaultState> => {
   return async (ctx, next) => {
+    const sandbox = ctx.state.client?.scope
+    if (sandbox === undefined || ctx.path.startsWith(SANDBOX_PATH_PREFIX)) {
+      await next()
+      return
+    }
+    const place = journal.arrive(sandbox)
     const started = Date.now()
     const startedAt = performance.now()
-    let recorded = false
+    const operation = operationOf(ctx.method, ctx.path)
     /** What went on the wire, which a fault may have cut short. */
     const answer = (): JournalMessage => {
       const truncated = ctx.state.truncated
@@ -100,15 +159,16 @@ export const journalRequests = (journal: RequestJournal, { redact }: JournalOpti
       if (!ctx.res.headersSent) return { headers: {}, body: null }
       return { headers: headerRecord(ctx.res.getHeaders(), redact), body: ctx.method === 'HEAD' ? null : bodyText(ctx.body, redact) }
     }
+    let recorded = false
     const record = (): void => {
-      const sandbox = ctx.state.client?.scope
-      if (recorded || sandbox === undefined || ctx.path.startsWith(SANDBOX_PATH_PREFIX)) return
+      if (recorded) return
       recorded = true
-      journal.record(sandbox, {
+      place.record({
         id: redact(String(ctx.res.getHeader('X-Request-Id') ?? '')),
         time: new Date(started).toISOString(),
         method: ctx.method,
         path: redact(ctx.url),
+        operation,
         // A truncated answer always sends its status line whole.
         status: ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null,
         durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,

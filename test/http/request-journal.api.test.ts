@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/http/request-journal.js'
+import type { PetListQuery } from '../../src/domain/pet-repository.js'
 import { perKeySandboxes } from '../../src/main/sandboxes.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { rawExchange } from '../support/raw-http.js'
@@ -26,6 +27,7 @@ Journal('keeps what the client sent and what it was answered, newest first, neve
   const created = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex' }), headers: { 'x-request-id': 'req-created-1' } })
   await api.request('GET', '/v1/pets/1?fields=all')
   const [get, create] = await journalOf(api)
+  assert.equal([create?.sequence, create?.operation, get?.sequence, get?.operation], [1, 'createPet', 2, 'getPet'])
   assert.is(create?.id, 'req-created-1')
   assert.is(create?.method, 'POST')
   assert.is(create?.path, '/v1/pets')
@@ -193,6 +195,88 @@ Failing('an unexpected failure is kept as the 500 that was sent', async ({ api }
 })
 
 Failing.run()
+
+/** Sandboxes whose listings wait at a gate the test opens: a list request is held in flight while others pass. */
+const gatedLists = () => {
+  const space = memoryStore().sandboxes
+  if (space === undefined) throw new Error('the memory store has sandboxes')
+  let reached = (): void => undefined
+  let open = (): void => undefined
+  const atGate = new Promise<void>((resolve) => (reached = resolve))
+  const gate = new Promise<void>((resolve) => (open = resolve))
+  const sandboxes = perKeySandboxes({
+    ...space,
+    open: (sandbox) =>
+      pipe(
+        space.open(sandbox),
+        TE.map((ports) => ({
+          ...ports,
+          pets: {
+            ...ports.pets,
+            list: (query: PetListQuery) =>
+              pipe(
+                TE.fromTask(async () => (reached(), gate)),
+                TE.flatMap(() => ports.pets.list(query)),
+              ),
+          },
+        })),
+      ),
+  })
+  return { sandboxes, atGate, open: () => open() }
+}
+
+let gated = gatedLists()
+const InFlight = apiSuite('The request journal while a request is in flight', () => {
+  gated = gatedLists()
+  return { sandboxes: gated.sandboxes }
+})
+
+InFlight(
+  'numbers requests in the order they arrived, and lists them newest first by arrival, not by when their answer ended',
+  async ({ api }) => {
+    const slow = api.request('GET', '/v1/pets')
+    slow.catch(() => undefined)
+    await gated.atGate
+    assertError(await api.request('GET', '/v1/pets/7'), 404, 'not_found')
+    // Listed once answered: the slow request is not there yet, and its number is taken.
+    assert.equal(
+      (await journalOf(api)).map((entry) => [entry.sequence, entry.path]),
+      [[2, '/v1/pets/7']],
+    )
+    gated.open()
+    assert.is((await slow).status, 200)
+    assert.equal(
+      (await journalOf(api)).map((entry) => [entry.sequence, entry.path]),
+      [
+        [2, '/v1/pets/7'],
+        [1, '/v1/pets'],
+      ],
+    )
+  },
+)
+
+InFlight('a cleared journal numbers from 1 again, without the requests that arrived before the clear', async ({ api }) => {
+  await api.request('GET', '/v1/pets/7')
+  const slow = api.request('GET', '/v1/pets')
+  slow.catch(() => undefined)
+  await gated.atGate
+  assert.is((await api.request('DELETE', '/v1/sandbox/requests')).status, 204)
+  gated.open()
+  assert.is((await slow).status, 200)
+  await api.request('GET', '/v1/pets/8')
+  assert.equal(
+    (await journalOf(api)).map((entry) => [entry.sequence, entry.path]),
+    [[1, '/v1/pets/8']],
+  )
+  assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
+  await api.request('GET', '/v1/pets/9')
+  assert.equal(
+    (await journalOf(api)).map((entry) => [entry.sequence, entry.path]),
+    [[1, '/v1/pets/9']],
+  )
+})
+
+InFlight.run()
 
 const Limited = apiSuite('The request journal with a rate limit of 2 a minute', () => ({
   sandboxes: perKeySandboxes(memoryStore().sandboxes),
