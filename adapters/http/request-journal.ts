@@ -3,6 +3,7 @@ import type Router from '@koa/router'
 import type { Middleware } from 'koa'
 import { OPERATIONS, type Operation } from './fault-script.js'
 import type { FaultState } from './faults.js'
+import { type KeptBody, keptFromBytes, keptFromText, type TappedBody, tapBody } from './journal-body.js'
 import { type Redact, REDACTED } from './key-redaction.js'
 
 /** How many requests each sandbox's journal keeps: the newest. */
@@ -12,9 +13,8 @@ export const JOURNAL_BODY_BYTES = 4096
 /** Requests to these paths (the journal, the script, the reset) are not kept. */
 export const SANDBOX_PATH_PREFIX = '/v1/sandbox/'
 
-export interface JournalMessage {
+export interface JournalMessage extends KeptBody {
   readonly headers: Readonly<Record<string, string>>
-  readonly body: string | null
 }
 
 /** One request of a sandbox, as GET /v1/sandbox/requests answers it. */
@@ -87,16 +87,6 @@ export const requestJournal = (): RequestJournal => {
   }
 }
 
-/** A body as kept: text, every key in it redacted, at most JOURNAL_BODY_BYTES of it, null when empty. */
-const bodyText = (body: unknown, redact: Redact): string | null => {
-  const text = redact(
-    typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : body == null ? '' : JSON.stringify(body),
-  )
-  if (text === '') return null
-  const bytes = Buffer.from(text, 'utf8')
-  return bytes.length <= JOURNAL_BODY_BYTES ? text : bytes.subarray(0, JOURNAL_BODY_BYTES).toString('utf8')
-}
-
 /** Header names in lower case, repeated ones joined, every key in them redacted. */
 const headerRecord = (headers: IncomingHttpHeaders | OutgoingHttpHeaders, redact: Redact): Record<string, string> =>
   Object.fromEntries(
@@ -133,11 +123,30 @@ export const operationsOf =
       .pathAndMethod.map((layer) => layer.name)
       .find(isOperation) ?? null
 
+const NO_BODY: KeptBody = { body: null, bodyTruncated: false }
+
+/** An answer's body as sent: the text Koa wrote (JSON.stringify of an object), or the bytes. */
+const answerBody = (body: unknown, redact: Redact): KeptBody => {
+  if (body === undefined || body === null) return NO_BODY
+  if (Buffer.isBuffer(body))
+    return keptFromBytes({ bytes: body.subarray(0, JOURNAL_BODY_BYTES), cut: body.length > JOURNAL_BODY_BYTES }, redact)
+  return keptFromText(typeof body === 'string' ? body : JSON.stringify(body), redact, JOURNAL_BODY_BYTES)
+}
+
+/**
+ * A request's body as the client sent it: the text the service decoded when it read the body whole
+ * without replacing a byte (a compressed body decompressed); otherwise (refused before it was read,
+ * or not JSON, not UTF-8, not whole) the bytes that arrived.
+ */
+const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): KeptBody =>
+  decoded !== undefined && !decoded.includes('\uFFFD') ? keptFromText(decoded, redact, JOURNAL_BODY_BYTES) : keptFromBytes(tapped, redact)
+
 /**
  * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal, in
- * the place its arrival took, once its answer is sent or its connection closed: what the client
- * sent, what it was answered (as sent, after every middleware, an unexpected failure's 500 included;
- * no body for a HEAD, and of a truncated answer only what was sent), and the fault applied. A request whose connection
+ * the place its arrival took, once its answer is sent or its connection closed and its body has
+ * arrived: what the client sent (its body even when it was refused unread, see tapBody), what it was
+ * answered (as sent, after every middleware, an unexpected failure's 500 included; no body for a HEAD,
+ * and of a truncated answer only what was sent), and the fault applied. A request whose connection
  * was reset before an answer has no status and no answer. No configured key is kept, wherever it was
  * sent: a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
  */
@@ -152,30 +161,36 @@ export const journalRequests = (journal: RequestJournal, { redact, operationOf }
     const started = Date.now()
     const startedAt = performance.now()
     const operation = operationOf(ctx.method, ctx.path)
+    const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)
     /** What went on the wire, which a fault may have cut short. */
     const answer = (): JournalMessage => {
       const truncated = ctx.state.truncated
-      if (truncated !== undefined) return { headers: headerRecord(truncated.headers, redact), body: bodyText(truncated.body, redact) }
-      if (!ctx.res.headersSent) return { headers: {}, body: null }
-      return { headers: headerRecord(ctx.res.getHeaders(), redact), body: ctx.method === 'HEAD' ? null : bodyText(ctx.body, redact) }
+      if (truncated !== undefined) return { headers: headerRecord(truncated.headers, redact), ...answerBody(truncated.body, redact) }
+      if (!ctx.res.headersSent) return { headers: {}, ...NO_BODY }
+      return { headers: headerRecord(ctx.res.getHeaders(), redact), ...(ctx.method === 'HEAD' ? NO_BODY : answerBody(ctx.body, redact)) }
     }
-    let recorded = false
+    let answered = false
     const record = (): void => {
-      if (recorded) return
-      recorded = true
-      place.record({
-        id: redact(String(ctx.res.getHeader('X-Request-Id') ?? '')),
-        time: new Date(started).toISOString(),
-        method: ctx.method,
-        path: redact(ctx.url),
-        operation,
-        // A truncated answer always sends its status line whole.
-        status: ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null,
-        durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
-        fault: ctx.state.fault ?? null,
-        request: { headers: requestHeaders(ctx.req.headers, redact), body: bodyText(ctx.request.rawBody, redact) },
-        response: answer(),
-      })
+      if (answered) return
+      answered = true
+      const durationMs = Math.round((performance.now() - startedAt) * 1000) / 1000
+      // A truncated answer always sends its status line whole.
+      const status = ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null
+      const response = answer()
+      void body.then((tapped) =>
+        place.record({
+          id: redact(String(ctx.res.getHeader('X-Request-Id') ?? '')),
+          time: new Date(started).toISOString(),
+          method: ctx.method,
+          path: redact(ctx.url),
+          operation,
+          status,
+          durationMs,
+          fault: ctx.state.fault ?? null,
+          request: { headers: requestHeaders(ctx.req.headers, redact), ...requestBody(ctx.request.rawBody, tapped, redact) },
+          response,
+        }),
+      )
     }
     ctx.res.once('finish', record)
     ctx.res.once('close', record)

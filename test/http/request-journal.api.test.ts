@@ -56,7 +56,7 @@ Journal('records the fault applied, and no status or answer when the connection 
   // The reset request is recorded once its middleware returns, right after the reset.
   await new Promise((resolve) => setTimeout(resolve, 50))
   const [reset, unavailable] = await journalOf(api)
-  assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null }])
+  assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null, bodyTruncated: false }])
   assert.equal([unavailable?.status, unavailable?.fault], [503, '503'])
 })
 
@@ -157,10 +157,14 @@ Journal('two keys never see each other’s journal; DELETE and a reset clear one
   assert.equal(await journalOf(api, '', OTHER_KEY), [])
 })
 
-Journal('a body is kept as text, at most 4 KiB of it', async ({ api }) => {
+Journal('a body is kept as text, at most 4 KiB of it, marked bodyTruncated when cut', async ({ api }) => {
   await api.request('POST', '/v1/pets', { body: { ...aNewPet(), note: 'x'.repeat(10_000) } })
-  const [entry] = await journalOf(api)
-  assert.is(Buffer.byteLength(entry?.request.body ?? ''), 4096)
+  await api.request('POST', '/v1/pets', { body: aNewPet() })
+  const [whole, cut] = await journalOf(api)
+  assert.is(Buffer.byteLength(cut?.request.body ?? ''), 4096)
+  assert.equal([cut?.request.bodyTruncated, cut?.response.bodyTruncated], [true, false])
+  assert.equal(JSON.parse(whole?.request.body ?? 'null'), aNewPet())
+  assert.is(whole?.request.bodyTruncated, false)
 })
 
 Journal.run()
