@@ -25,7 +25,7 @@ import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.j
 import { rateLimit } from './rate-limit.js'
 import { registerPetRoutes } from './routes.js'
 import type { Sandboxes } from '../../src/ports/sandboxes.js'
-import { chooseSandbox, registerSandboxRoutes, SANDBOX_REQUESTS_PATH } from './sandboxes.js'
+import { chooseSandbox, registerSandboxRoutes, SANDBOX_REQUEST_COUNT_PATH, SANDBOX_REQUESTS_PATH } from './sandboxes.js'
 
 export interface AppOptions {
   /** The use cases every key shares, unless `sandboxes` gives each key its own. */
@@ -141,8 +141,10 @@ export const buildApp = (options: AppOptions): Koa => {
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   app.use(authenticate(options.authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
   if (journal !== undefined) app.use(journalRequests(journal, { redact: options.redact, operationOf: operationsOf(router) }))
-  // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
-  const journalRead = (ctx: Context): boolean => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH
+  // Reading a sandbox's journal (or counting in it) is not counted: an open inspector polls it, and a
+  // test's checks must not spend the key's quota.
+  const journalRead = (ctx: Context): boolean =>
+    journal !== undefined && ctx.method === 'GET' && (ctx.path === SANDBOX_REQUESTS_PATH || ctx.path === SANDBOX_REQUEST_COUNT_PATH)
   if (options.rateLimit !== undefined) app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: journalRead }))
   if (options.sandboxes !== undefined) app.use(chooseSandbox(options.sandboxes))
   app.use(routerAnswers)

@@ -4,6 +4,7 @@ import type { Middleware } from 'koa'
 import { OPERATIONS, type Operation } from './fault-script.js'
 import type { FaultState } from './faults.js'
 import { type KeptBody, keptFromBytes, keptFromText, type TappedBody, tapBody } from './journal-body.js'
+import { type JournalFilter, matchesFilter } from './journal-filter.js'
 import { type Redact, REDACTED } from './key-redaction.js'
 
 /** How many requests each sandbox's journal keeps: the newest. */
@@ -44,8 +45,10 @@ export interface JournalPlace {
 export interface RequestJournal {
   /** The next sequence number of the sandbox's journal, for a request that has just arrived. */
   readonly arrive: (sandbox: string) => JournalPlace
-  /** The newest `limit` entries, newest (by arrival) first. */
-  readonly list: (sandbox: string, limit: number) => ReadonlyArray<JournalEntry>
+  /** The newest `limit` entries that match `filter`, newest (by arrival) first. */
+  readonly list: (sandbox: string, filter: JournalFilter, limit: number) => ReadonlyArray<JournalEntry>
+  /** How many entries the journal keeps that match `filter`. */
+  readonly count: (sandbox: string, filter: JournalFilter) => number
   /** Empties the journal; its sequence numbers start again at 1. */
   readonly clear: (sandbox: string) => void
 }
@@ -68,6 +71,7 @@ const file = (entries: JournalEntry[], entry: JournalEntry): void => {
 /** The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store). */
 export const requestJournal = (): RequestJournal => {
   const journals = new Map<string, SandboxJournal>()
+  const entriesOf = (sandbox: string): ReadonlyArray<JournalEntry> => journals.get(sandbox)?.entries ?? []
   return {
     arrive: (sandbox) => {
       const journal = journals.get(sandbox) ?? { next: 1, entries: [] }
@@ -82,7 +86,16 @@ export const requestJournal = (): RequestJournal => {
         },
       }
     },
-    list: (sandbox, limit) => (journals.get(sandbox)?.entries ?? []).slice(-limit).reverse(),
+    list: (sandbox, filter, limit) => {
+      const entries = entriesOf(sandbox)
+      const listed: JournalEntry[] = []
+      for (let at = entries.length - 1; at >= 0 && listed.length < limit; at -= 1) {
+        const entry = entries[at]
+        if (entry !== undefined && matchesFilter(entry, filter)) listed.push(entry)
+      }
+      return listed
+    },
+    count: (sandbox, filter) => entriesOf(sandbox).filter((entry) => matchesFilter(entry, filter)).length,
     clear: (sandbox) => void journals.delete(sandbox),
   }
 }

@@ -49,7 +49,7 @@ GeneratedClient('by default has exactly listPets, createPet, getPet and the docu
   assert.equal(requestHeaders(file, 'createPet'), ['Idempotency-Key'])
 })
 
-GeneratedClient('with sandboxes can also reset its sandbox and read its request journal', async () => {
+GeneratedClient('with sandboxes can also reset its sandbox, read its request journal and count in it', async () => {
   const file = await generatedTypes({ sandboxes: true, faults: false })
   assert.equal(callable(file), [
     'GET /pets',
@@ -58,9 +58,10 @@ GeneratedClient('with sandboxes can also reset its sandbox and read its request 
     'POST /sandbox/reset',
     'GET /sandbox/requests',
     'DELETE /sandbox/requests',
+    'GET /sandbox/requests/count',
     'GET /openapi.json',
   ])
-  assert.ok(operationNames(file).includes('resetSandbox'))
+  for (const name of ['resetSandbox', 'listSandboxRequests', 'countSandboxRequests']) assert.ok(operationNames(file).includes(name), name)
 })
 
 GeneratedClient('with sandboxes and faults can also script failures', async () => {

@@ -91,11 +91,12 @@ Derivation('by default, only listPets, createPet, getPet and the document itself
   assert.not.match(JSON.stringify(document), /Prefer|Preference|[Ss]andbox|fault=|x-petstore-/)
 })
 
-Derivation('with sandboxes, the reset operation too, and ids are described per sandbox', () => {
+Derivation('with sandboxes, the reset, the journal and its count too, and ids are described per sandbox', () => {
   const document = served({ sandboxes: true, faults: false })
   assert.ok(operationsOf(document).includes('POST /sandbox/reset resetSandbox'))
   assert.ok(operationsOf(document).includes('GET /sandbox/requests listSandboxRequests'))
-  assert.is(operationsOf(document).length, 7)
+  assert.ok(operationsOf(document).includes('GET /sandbox/requests/count countSandboxRequests'))
+  assert.is(operationsOf(document).length, 8)
   assert.not.ok(operationsOf(document).some((operation) => operation.includes('/sandbox/faults')))
   assert.ok(document.tags.some((tag) => tag.name === 'sandbox'))
   assert.match(document.components.schemas?.PetId?.description ?? '', 'sandbox')

@@ -140,7 +140,7 @@ Journal('keeps the last 100 requests; limit is 1 to 100, 20 by default; /v1/sand
   assert.is(all.length, 100)
   assert.is(all[0]?.path, '/v1/pets?limit=5')
   assert.is((await journalOf(api, '?limit=1'))[0]?.path, '/v1/pets?limit=5')
-  for (const query of ['?limit=0', '?limit=101', '?limit=abc', '?limit=1&limit=2', '?since=1']) {
+  for (const query of ['?limit=0', '?limit=101', '?limit=abc', '?limit=1&limit=2', '?offset=1']) {
     assertError(await api.request('GET', `/v1/sandbox/requests${query}`), 400, 'invalid_parameter')
   }
 })
