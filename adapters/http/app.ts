@@ -124,7 +124,7 @@ export const buildApp = (options: AppOptions): Koa => {
   const authenticator =
     extension?.authenticator === undefined ? options.authenticator : eitherAuthenticator(extension.authenticator, options.authenticator)
   app.use(authenticate(authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
-  for (const middleware of extension?.afterAuthentication ?? []) app.use(middleware)
+  for (const middleware of extension?.afterAuthentication(router) ?? []) app.use(middleware)
   if (options.rateLimit !== undefined)
     app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: extension?.uncounted ?? (() => false) }))
   for (const middleware of extension?.beforeRouting ?? []) app.use(middleware)

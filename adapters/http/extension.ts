@@ -12,8 +12,11 @@ import type { PetOperation } from './routes.js'
 export interface AppExtension {
   /** The keys it makes at run time, known beside the configured ones. */
   readonly authenticator?: Authenticator
-  /** After authentication, before the rate limit: sees every request with its client (the journal). */
-  readonly afterAuthentication: ReadonlyArray<Middleware>
+  /**
+   * After authentication, before the rate limit: sees every request with its client (the journal);
+   * given the app's router, which by then holds every route.
+   */
+  readonly afterAuthentication: (router: Router) => ReadonlyArray<Middleware>
   /** After the rate limit, before routing (choosing the caller's sandbox). */
   readonly beforeRouting: ReadonlyArray<Middleware>
   /** First on each pet operation, before its body is read (forced failures and delays). */

@@ -16,9 +16,9 @@ const FILES: ReadonlyArray<readonly [path: string, file: string, type: string]> 
 
 /**
  * The sandbox inspector (PETSTORE_SANDBOXES=per-key): a page that shows a key's request journal as
- * it grows and sets its fault script. It needs no key to load (the key is typed into the page),
- * comes with everything it uses (no CDN), and runs under the reference page's CSP: scripts and
- * styles from files of this origin only.
+ * it grows, filtered as the user chooses, and sets its fault script. It needs no key to load (the
+ * key is typed into the page), comes with everything it uses (no CDN), and runs under the reference
+ * page's CSP: scripts and styles from files of this origin only.
  */
 export const registerInspectorRoutes = (router: Router): void => {
   for (const [path, file, type] of FILES) {

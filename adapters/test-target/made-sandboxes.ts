@@ -26,7 +26,13 @@ export const keptWhileOpen = (
     scripts?.clear(sandbox)
   })
   return {
-    journal: { ...journal, record: (sandbox, entry) => (sandboxes.isOpen(sandbox) ? journal.record(sandbox, entry) : undefined) },
+    journal: {
+      ...journal,
+      arrive: (sandbox) => {
+        const place = journal.arrive(sandbox)
+        return { ...place, record: (entry) => (sandboxes.isOpen(sandbox) ? place.record(entry) : undefined) }
+      },
+    },
     scripts:
       scripts === undefined
         ? undefined

@@ -1,26 +1,33 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import type Router from '@koa/router'
 import type { Middleware } from 'koa'
+import { OPERATIONS, type Operation } from './fault-script.js'
 import type { FaultState } from './faults.js'
+import { type KeptBody, keptFromBytes, keptFromText, type TappedBody, tapBody } from './journal-body.js'
+import { type JournalFilter, matchesFilter } from './journal-filter.js'
 import { type Redact, REDACTED } from '../http/key-redaction.js'
 
 /** How many requests each sandbox's journal keeps: the newest. */
 export const JOURNAL_SIZE = 100
 /** The most of a request's or an answer's body an entry keeps. */
 export const JOURNAL_BODY_BYTES = 4096
-/** Requests to the sandboxes' own operations (make, end, reset, the journal, the script) are not kept. */
+/** Requests to these paths (the journal, the script, the reset, making and ending sandboxes) are not kept. */
 export const SANDBOX_PATHS = /^\/v1\/sandbox(?:es)?(?:\/|$)/
 
-export interface JournalMessage {
+export interface JournalMessage extends KeptBody {
   readonly headers: Readonly<Record<string, string>>
-  readonly body: string | null
 }
 
 /** One request of a sandbox, as GET /v1/sandbox/requests answers it. */
 export interface JournalEntry {
+  /** Its place in the order the sandbox's requests arrived in: 1, 2, 3... since the journal was last cleared. */
+  readonly sequence: number
   readonly id: string
   readonly time: string
   readonly method: string
   readonly path: string
+  /** The pet operation its method and path name, whatever it was answered; null for any other request. */
+  readonly operation: Operation | null
   readonly status: number | null
   readonly durationMs: number
   readonly fault: string | null
@@ -28,36 +35,69 @@ export interface JournalEntry {
   readonly response: JournalMessage
 }
 
+/** A request's place in its sandbox's journal, taken as it arrives. */
+export interface JournalPlace {
+  readonly sequence: number
+  /** Files the request's entry in its place, once it is known; dropped when the journal was cleared since the request arrived. */
+  readonly record: (entry: Omit<JournalEntry, 'sequence'>) => void
+}
+
 export interface RequestJournal {
-  readonly record: (sandbox: string, entry: JournalEntry) => void
-  /** The newest `limit` entries, newest first. */
-  readonly list: (sandbox: string, limit: number) => ReadonlyArray<JournalEntry>
+  /** The next sequence number of the sandbox's journal, for a request that has just arrived. */
+  readonly arrive: (sandbox: string) => JournalPlace
+  /** The newest `limit` entries that match `filter`, newest (by arrival) first. */
+  readonly list: (sandbox: string, filter: JournalFilter, limit: number) => ReadonlyArray<JournalEntry>
+  /** How many entries the journal keeps that match `filter`. */
+  readonly count: (sandbox: string, filter: JournalFilter) => number
+  /** Empties the journal; its sequence numbers start again at 1. */
   readonly clear: (sandbox: string) => void
+}
+
+interface SandboxJournal {
+  next: number
+  /** In arrival order: an entry is filed when its request is done, in the place its arrival took. */
+  readonly entries: JournalEntry[]
+}
+
+/** Files `entry` in arrival order, keeping the newest JOURNAL_SIZE; an entry older than all of a full journal is dropped. */
+const file = (entries: JournalEntry[], entry: JournalEntry): void => {
+  let at = entries.length
+  while (at > 0 && (entries[at - 1]?.sequence ?? 0) > entry.sequence) at -= 1
+  if (at === 0 && entries.length >= JOURNAL_SIZE) return
+  entries.splice(at, 0, entry)
+  if (entries.length > JOURNAL_SIZE) entries.shift()
 }
 
 /** The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store). */
 export const requestJournal = (): RequestJournal => {
-  const journals = new Map<string, JournalEntry[]>()
+  const journals = new Map<string, SandboxJournal>()
+  const entriesOf = (sandbox: string): ReadonlyArray<JournalEntry> => journals.get(sandbox)?.entries ?? []
   return {
-    record: (sandbox, entry) => {
-      const entries = journals.get(sandbox) ?? []
-      entries.push(entry)
-      if (entries.length > JOURNAL_SIZE) entries.splice(0, entries.length - JOURNAL_SIZE)
-      journals.set(sandbox, entries)
+    arrive: (sandbox) => {
+      const journal = journals.get(sandbox) ?? { next: 1, entries: [] }
+      journals.set(sandbox, journal)
+      const sequence = journal.next
+      journal.next += 1
+      return {
+        sequence,
+        record: (entry) => {
+          // A request that arrived before a clear (a DELETE, a reset) is no part of the journal after it.
+          if (journals.get(sandbox) === journal) file(journal.entries, { sequence, ...entry })
+        },
+      }
     },
-    list: (sandbox, limit) => (journals.get(sandbox) ?? []).slice(-limit).reverse(),
+    list: (sandbox, filter, limit) => {
+      const entries = entriesOf(sandbox)
+      const listed: JournalEntry[] = []
+      for (let at = entries.length - 1; at >= 0 && listed.length < limit; at -= 1) {
+        const entry = entries[at]
+        if (entry !== undefined && matchesFilter(entry, filter)) listed.push(entry)
+      }
+      return listed
+    },
+    count: (sandbox, filter) => entriesOf(sandbox).filter((entry) => matchesFilter(entry, filter)).length,
     clear: (sandbox) => void journals.delete(sandbox),
   }
-}
-
-/** A body as kept: text, every key in it redacted, at most JOURNAL_BODY_BYTES of it, null when empty. */
-const bodyText = (body: unknown, redact: Redact): string | null => {
-  const text = redact(
-    typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : body == null ? '' : JSON.stringify(body),
-  )
-  if (text === '') return null
-  const bytes = Buffer.from(text, 'utf8')
-  return bytes.length <= JOURNAL_BODY_BYTES ? text : bytes.subarray(0, JOURNAL_BODY_BYTES).toString('utf8')
 }
 
 /** Header names in lower case, repeated ones joined, every key in them redacted. */
@@ -78,44 +118,92 @@ const requestHeaders = (headers: IncomingHttpHeaders, redact: Redact): Record<st
 export interface JournalOptions {
   /** Shows each configured API key as `[redacted]`, wherever it appears in an entry. */
   readonly redact: Redact
+  /** The pet operation a request's method and path name (operationsOf). */
+  readonly operationOf: (method: string, path: string) => Operation | null
+}
+
+const isOperation = (name: string | undefined): name is Operation => (OPERATIONS as ReadonlyArray<string | undefined>).includes(name)
+
+/**
+ * The pet operation a method and path name among `router`'s routes (HEAD names its GET's), as routing
+ * would choose it, whatever the request is then answered (a 429 before routing, a forced failure).
+ */
+export const operationsOf =
+  (router: Router) =>
+  (method: string, path: string): Operation | null =>
+    router
+      .match(path, method)
+      .pathAndMethod.map((layer) => layer.name)
+      .find(isOperation) ?? null
+
+const NO_BODY: KeptBody = { body: null, bodyTruncated: false }
+
+/** An answer's body as sent: the text Koa wrote (JSON.stringify of an object), or the bytes. */
+const answerBody = (body: unknown, redact: Redact): KeptBody => {
+  if (body === undefined || body === null) return NO_BODY
+  if (Buffer.isBuffer(body))
+    return keptFromBytes({ bytes: body.subarray(0, JOURNAL_BODY_BYTES), cut: body.length > JOURNAL_BODY_BYTES }, redact)
+  return keptFromText(typeof body === 'string' ? body : JSON.stringify(body), redact, JOURNAL_BODY_BYTES)
 }
 
 /**
- * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal,
- * once its answer is sent or its connection closed: what the client sent, what it was answered (as
- * sent, after every middleware, an unexpected failure's 500 included; no body for a HEAD, and of a
- * truncated answer only what was sent), and the fault applied. A request whose connection was reset
- * before an answer has no status and no answer. No configured key is kept, wherever it was sent:
- * a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
+ * A request's body as the client sent it: the text the service decoded when it read the body whole
+ * without replacing a byte (a compressed body decompressed); otherwise (refused before it was read,
+ * or not JSON, not UTF-8, not whole) the bytes that arrived.
  */
-export const journalRequests = (journal: RequestJournal, { redact }: JournalOptions): Middleware<FaultState> => {
+const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): KeptBody =>
+  decoded !== undefined && !decoded.includes('\uFFFD') ? keptFromText(decoded, redact, JOURNAL_BODY_BYTES) : keptFromBytes(tapped, redact)
+
+/**
+ * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal, in
+ * the place its arrival took, once its answer is sent or its connection closed and its body has
+ * arrived: what the client sent (its body even when it was refused unread, see tapBody), what it was
+ * answered (as sent, after every middleware, an unexpected failure's 500 included; no body for a HEAD,
+ * and of a truncated answer only what was sent), and the fault applied. A request whose connection
+ * was reset before an answer has no status and no answer. No configured key is kept, wherever it was
+ * sent: a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
+ */
+export const journalRequests = (journal: RequestJournal, { redact, operationOf }: JournalOptions): Middleware<FaultState> => {
   return async (ctx, next) => {
+    const sandbox = ctx.state.client?.scope
+    if (sandbox === undefined || SANDBOX_PATHS.test(ctx.path)) {
+      await next()
+      return
+    }
+    const place = journal.arrive(sandbox)
     const started = Date.now()
     const startedAt = performance.now()
-    let recorded = false
+    const operation = operationOf(ctx.method, ctx.path)
+    const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)
     /** What went on the wire, which a fault may have cut short. */
     const answer = (): JournalMessage => {
       const truncated = ctx.state.truncated
-      if (truncated !== undefined) return { headers: headerRecord(truncated.headers, redact), body: bodyText(truncated.body, redact) }
-      if (!ctx.res.headersSent) return { headers: {}, body: null }
-      return { headers: headerRecord(ctx.res.getHeaders(), redact), body: ctx.method === 'HEAD' ? null : bodyText(ctx.body, redact) }
+      if (truncated !== undefined) return { headers: headerRecord(truncated.headers, redact), ...answerBody(truncated.body, redact) }
+      if (!ctx.res.headersSent) return { headers: {}, ...NO_BODY }
+      return { headers: headerRecord(ctx.res.getHeaders(), redact), ...(ctx.method === 'HEAD' ? NO_BODY : answerBody(ctx.body, redact)) }
     }
+    let answered = false
     const record = (): void => {
-      const sandbox = ctx.state.client?.scope
-      if (recorded || sandbox === undefined || SANDBOX_PATHS.test(ctx.path)) return
-      recorded = true
-      journal.record(sandbox, {
-        id: redact(String(ctx.res.getHeader('X-Request-Id') ?? '')),
-        time: new Date(started).toISOString(),
-        method: ctx.method,
-        path: redact(ctx.url),
-        // A truncated answer always sends its status line whole.
-        status: ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null,
-        durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
-        fault: ctx.state.fault ?? null,
-        request: { headers: requestHeaders(ctx.req.headers, redact), body: bodyText(ctx.request.rawBody, redact) },
-        response: answer(),
-      })
+      if (answered) return
+      answered = true
+      const durationMs = Math.round((performance.now() - startedAt) * 1000) / 1000
+      // A truncated answer always sends its status line whole.
+      const status = ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null
+      const response = answer()
+      void body.then((tapped) =>
+        place.record({
+          id: redact(String(ctx.res.getHeader('X-Request-Id') ?? '')),
+          time: new Date(started).toISOString(),
+          method: ctx.method,
+          path: redact(ctx.url),
+          operation,
+          status,
+          durationMs,
+          fault: ctx.state.fault ?? null,
+          request: { headers: requestHeaders(ctx.req.headers, redact), ...requestBody(ctx.request.rawBody, tapped, redact) },
+          response,
+        }),
+      )
     }
     ctx.res.once('finish', record)
     ctx.res.once('close', record)

@@ -12,6 +12,7 @@ import type { UseCasesState } from '../http/routes.js'
 import { decodeScript, type FaultScripts } from './fault-script.js'
 import { invalidFaultScript } from '../http/http-failures.js'
 import { jsonBody, type JsonBodyState } from '../http/json-body.js'
+import { readJournalFilter } from './journal-filter.js'
 import { JOURNAL_SIZE, type RequestJournal } from './request-journal.js'
 
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
@@ -45,6 +46,7 @@ export interface SandboxRoutesOptions {
 
 export const SANDBOX_FAULTS_PATH = '/v1/sandbox/faults'
 export const SANDBOX_REQUESTS_PATH = '/v1/sandbox/requests'
+export const SANDBOX_REQUEST_COUNT_PATH = '/v1/sandbox/requests/count'
 const DEFAULT_JOURNAL_LIMIT = 20
 
 /** `limit` of GET /v1/sandbox/requests: 1 to JOURNAL_SIZE, 20 when absent; anything else is refused. */
@@ -58,8 +60,9 @@ const journalLimitOf = (value: string | ReadonlyArray<string> | undefined): E.Ei
 
 /**
  * The sandbox's own routes: POST /v1/sandbox/reset puts the caller's sandbox back to its seed (or
- * empty) and clears its journal and fault script (204); GET and DELETE /v1/sandbox/requests read and
- * clear its journal; with faults on, PUT, GET and DELETE /v1/sandbox/faults replace, read and clear
+ * empty) and clears its journal and fault script (204); GET and DELETE /v1/sandbox/requests read
+ * (filtered) and clear its journal, GET /v1/sandbox/requests/count counts its entries that match the
+ * same filters; with faults on, PUT, GET and DELETE /v1/sandbox/faults replace, read and clear
  * its fault script. Authentication runs before every /v1 route, so a client is always known here.
  */
 export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scripts, maxBodyBytes }: SandboxRoutesOptions): void => {
@@ -75,16 +78,26 @@ export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scri
     ctx.status = 204
   })
 
+  const filterOptions = { faults: scripts !== undefined }
+
   router.get(SANDBOX_REQUESTS_PATH, (ctx) => {
     const client = sandboxOf(ctx)
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
-    const unknown = Object.keys(ctx.query).filter((name) => name !== 'limit')
+    const filter = readJournalFilter(ctx.query, { ...filterOptions, others: ['limit'] })
     const limit = journalLimitOf(ctx.query.limit)
-    if (unknown.length > 0)
-      return sendFailure(ctx, invalidParameter(unknown.map((name) => `${name}: is not a parameter of this operation`)))
-    if (E.isLeft(limit)) return sendFailure(ctx, invalidParameter(limit.left))
+    const problems = [...(E.isLeft(limit) ? limit.left : []), ...(E.isLeft(filter) ? filter.left : [])]
+    if (E.isLeft(filter) || E.isLeft(limit)) return sendFailure(ctx, invalidParameter(problems))
     ctx.type = JSON_TYPE
-    ctx.body = JSON.stringify(journal.list(client.scope, limit.right))
+    ctx.body = JSON.stringify(journal.list(client.scope, filter.right, limit.right))
+  })
+
+  router.get(SANDBOX_REQUEST_COUNT_PATH, (ctx) => {
+    const client = sandboxOf(ctx)
+    if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
+    const filter = readJournalFilter(ctx.query, { ...filterOptions, others: [] })
+    if (E.isLeft(filter)) return sendFailure(ctx, invalidParameter(filter.left))
+    ctx.type = JSON_TYPE
+    ctx.body = JSON.stringify({ count: journal.count(client.scope, filter.right) })
   })
 
   router.delete(SANDBOX_REQUESTS_PATH, (ctx) => {

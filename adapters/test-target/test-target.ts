@@ -8,8 +8,15 @@ import { faults } from './faults.js'
 import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
 import { keptWhileOpen, registerMadeSandboxRoutes, SANDBOXES_PATH } from './made-sandboxes.js'
 import { perKeySandboxes } from './per-key-sandboxes.js'
-import { journalRequests, requestJournal } from './request-journal.js'
-import { chooseSandbox, registerSandboxRoutes, SANDBOX_FAULTS_PATH, SANDBOX_REQUESTS_PATH, SANDBOX_RESET_PATH } from './sandboxes.js'
+import { journalRequests, operationsOf, requestJournal } from './request-journal.js'
+import {
+  chooseSandbox,
+  registerSandboxRoutes,
+  SANDBOX_FAULTS_PATH,
+  SANDBOX_REQUEST_COUNT_PATH,
+  SANDBOX_REQUESTS_PATH,
+  SANDBOX_RESET_PATH,
+} from './sandboxes.js'
 
 export interface TestTargetOptions {
   /**
@@ -42,10 +49,10 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
   const scripts = kept?.scripts
   const shutdown = options.shutdown === undefined ? {} : { shutdown: options.shutdown }
   const forced = options.faults ? faults({ ...shutdown, ...(scripts === undefined ? {} : { scripts }) }) : undefined
-  const afterAuthentication: ReadonlyArray<Middleware> = journal === undefined ? [] : [journalRequests(journal, { redact: options.redact })]
   return {
     ...(sandboxes === undefined ? {} : { authenticator: sandboxes.madeKeys }),
-    afterAuthentication,
+    afterAuthentication: (router): ReadonlyArray<Middleware> =>
+      journal === undefined ? [] : [journalRequests(journal, { redact: options.redact, operationOf: operationsOf(router) })],
     beforeRouting: sandboxes === undefined ? [] : [chooseSandbox(sandboxes)],
     ...(forced === undefined ? {} : { beforeOperation: forced.before }),
     ...(forced?.afterBody === undefined ? {} : { afterCreateBody: forced.afterBody }),
@@ -71,8 +78,10 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
           }),
       ...(scripts === undefined ? {} : { sandboxFaults: SANDBOX_FAULTS_PATH }),
     },
-    // Reading a sandbox's journal is not counted: an open inspector polls it, and must not spend the key's quota.
-    uncounted: (ctx: Context) => journal !== undefined && ctx.method === 'GET' && ctx.path === SANDBOX_REQUESTS_PATH,
+    // Reading a sandbox's journal (or counting in it) is not counted: an open inspector polls it, and a
+    // test's checks must not spend the key's quota.
+    uncounted: (ctx: Context) =>
+      journal !== undefined && ctx.method === 'GET' && (ctx.path === SANDBOX_REQUESTS_PATH || ctx.path === SANDBOX_REQUEST_COUNT_PATH),
     contract: (document) => servedOpenApiDocument(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
   }
 }

@@ -17,16 +17,17 @@ const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
   return result.right
 }
 
-const anEntry = (path: string): JournalEntry => ({
+const anEntry = (path: string): Omit<JournalEntry, 'sequence'> => ({
   id: 'request-1',
   time: new Date(0).toISOString(),
   method: 'GET',
   path,
+  operation: null,
   status: 200,
   durationMs: 1,
   fault: null,
-  request: { headers: {}, body: null },
-  response: { headers: {}, body: null },
+  request: { headers: {}, body: null, bodyTruncated: false },
+  response: { headers: {}, body: null, bodyTruncated: false },
 })
 
 /** The sandboxes of a memory store, with the journal and fault scripts the HTTP adapter keeps beside them. */
@@ -38,7 +39,7 @@ const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
   const scripts = faultScripts()
   const kept = keptWhileOpen(sandboxes, journal, scripts)
   /** What the service holds for a sandbox beside its store: its journal and fault script. */
-  const holdsFor = (sandbox: string): boolean => journal.list(sandbox, 100).length > 0 || scripts.get(sandbox).length > 0
+  const holdsFor = (sandbox: string): boolean => journal.list(sandbox, { headers: [] }, 100).length > 0 || scripts.get(sandbox).length > 0
   return { store, made, sandboxes, kept, holdsFor }
 }
 
@@ -48,7 +49,7 @@ const makeAndUse = async ({ sandboxes, kept }: ReturnType<typeof sandboxesWithSt
   const client = await run(sandboxes.madeKeys.authenticate(key))
   const useCases = await run(sandboxes.useCasesFor(client))
   await run(useCases.createPet(aNewPet()))
-  kept.journal.record(client.scope, anEntry('/v1/pets'))
+  kept.journal.arrive(client.scope).record(anEntry('/v1/pets'))
   kept.scripts?.replace(client.scope, [{ operation: 'getPet', fault: '503', times: 1 }])
   return client
 }
@@ -90,7 +91,7 @@ Ended('A request of a sandbox that ended while it was on its way keeps nothing: 
   const state = sandboxesWithState()
   const client = await makeAndUse(state)
   await run(state.sandboxes.end(client))
-  state.kept.journal.record(client.scope, anEntry('/v1/pets/1'))
+  state.kept.journal.arrive(client.scope).record(anEntry('/v1/pets/1'))
   state.kept.scripts?.replace(client.scope, [{ operation: 'listPets', fault: '500', times: 1 }])
   assert.equal(await state.sandboxes.useCasesFor(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
   assert.equal(await state.sandboxes.reset(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
@@ -103,7 +104,7 @@ Ended("A configured key's sandbox is never ended, and everything is kept for it"
   const state = sandboxesWithState()
   const configured = { keyId: '01234567', scope: 'c'.repeat(64) }
   assert.equal(await state.sandboxes.end(configured)(), E.left({ _tag: 'ConfiguredSandbox' }))
-  state.kept.journal.record(configured.scope, anEntry('/v1/pets'))
+  state.kept.journal.arrive(configured.scope).record(anEntry('/v1/pets'))
   assert.ok(state.holdsFor(configured.scope))
   assert.ok(E.isRight(await state.sandboxes.useCasesFor(configured)()))
 })

@@ -54,7 +54,7 @@ withChromium(
         await api.request('GET', '/v1/pets', { key: OTHER_KEY })
         const row = page.locator('#journal tr').first()
         await row.waitFor({ timeout: SHOWN_WITHIN_MS })
-        assert.match(await row.innerText(), /POST\s+\/v1\/pets\s+201/)
+        assert.match(await row.innerText(), /^1\s+\S+\s+POST\s+\/v1\/pets\s+createPet\s+201/)
         assert.is(await page.locator('#journal tr').count(), 1)
         await row.click()
         assert.match(await page.locator('#entry').innerText(), 'Seen-In-The-Inspector')
@@ -75,6 +75,43 @@ withChromium(
       await page.locator('#action').getByText('back to its seed').waitFor({ timeout: SHOWN_WITHIN_MS })
       assert.equal((await api.request('GET', '/v1/sandbox/requests')).body, [])
       assert.equal(errors, [])
+    })
+
+    Inspector('shows each request’s number and operation, and filters by method, operation and status', async ({ api, page, errors }) => {
+      await api.request('POST', '/v1/pets', { body: aNewPet() })
+      await api.request('GET', '/v1/pets')
+      await api.request('GET', '/v1/pets/1')
+      await api.request('GET', '/v1/pets/99')
+      const rows = page.locator('#journal tr')
+      await rows.nth(3).waitFor({ timeout: 5_000 })
+      const texts = async (): Promise<string[]> => (await rows.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim())
+      assert.match((await texts()).join('\n'), /^4 \S+ GET \/v1\/pets\/99 getPet 404/)
+      await page.locator('#filter-operation').selectOption('getPet')
+      await page.locator('#status').getByText('2 requests with operation getPet.').waitFor({ timeout: 5_000 })
+      assert.equal(
+        (await texts()).map((text) => text.split(' ')[0]),
+        ['4', '3'],
+      )
+      await page.locator('#filter-status').fill('404')
+      await page.locator('#filter-status').press('Enter')
+      await page.locator('#status').getByText('1 request with operation getPet, status 404.').waitFor({ timeout: 5_000 })
+      assert.match((await texts()).join('\n'), /^4 \S+ GET \/v1\/pets\/99 getPet 404$/)
+      await page.locator('#filter-operation').selectOption('')
+      await page.locator('#filter-status').fill('')
+      await page.locator('#filter-status').press('Enter')
+      await page.locator('#filter-method').selectOption('POST')
+      await page.locator('#status').getByText('1 request with method POST.').waitFor({ timeout: 5_000 })
+      assert.match((await texts()).join('\n'), /^1 \S+ POST \/v1\/pets createPet 201$/)
+      assert.equal(errors, [])
+      // A filter the service refuses: its message, and no rows; the browser logs the 400 itself.
+      await page.locator('#filter-status').fill('abc')
+      await page.locator('#filter-status').press('Enter')
+      await page.locator('#status').getByText('status: must be an integer from 100 to 599').waitFor({ timeout: 5_000 })
+      assert.is(await rows.count(), 0)
+      assert.ok(
+        errors.every((error) => error.includes('status of 400')),
+        errors.join('\n'),
+      )
     })
 
     Inspector('loads without a key, keeps the key only in the tab, and obeys the reference page’s CSP', async ({ api, page }) => {

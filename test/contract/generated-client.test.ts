@@ -49,7 +49,7 @@ GeneratedClient('by default has exactly listPets, createPet, getPet and the docu
   assert.equal(requestHeaders(file, 'createPet'), ['Idempotency-Key'])
 })
 
-GeneratedClient('with sandboxes can also make and end sandboxes, reset its sandbox and read its request journal', async () => {
+GeneratedClient('with sandboxes can also make and end sandboxes, reset its sandbox, read its request journal and count in it', async () => {
   const file = await generatedTypes({ sandboxes: true, faults: false })
   assert.equal(callable(file), [
     'GET /pets',
@@ -60,9 +60,11 @@ GeneratedClient('with sandboxes can also make and end sandboxes, reset its sandb
     'POST /sandbox/reset',
     'GET /sandbox/requests',
     'DELETE /sandbox/requests',
+    'GET /sandbox/requests/count',
     'GET /openapi.json',
   ])
-  for (const name of ['createSandbox', 'deleteSandbox', 'resetSandbox']) assert.ok(operationNames(file).includes(name), name)
+  for (const name of ['createSandbox', 'deleteSandbox', 'resetSandbox', 'listSandboxRequests', 'countSandboxRequests'])
+    assert.ok(operationNames(file).includes(name), name)
 })
 
 GeneratedClient('with sandboxes and faults can also script failures', async () => {

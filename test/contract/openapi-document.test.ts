@@ -93,17 +93,21 @@ Derivation('by default, only listPets, createPet, getPet and the document itself
   assert.not.match(JSON.stringify(document), /Prefer|Preference|[Ss]andbox|fault=|x-petstore-/)
 })
 
-Derivation('with sandboxes, the operations that make, end and reset sandboxes too, and ids are described per sandbox', () => {
-  const document = served({ sandboxes: true, faults: false })
-  for (const operation of ['POST /sandboxes createSandbox', 'DELETE /sandbox deleteSandbox', 'POST /sandbox/reset resetSandbox'])
-    assert.ok(operationsOf(document).includes(operation), operation)
-  assert.ok(operationsOf(document).includes('GET /sandbox/requests listSandboxRequests'))
-  assert.is(operationsOf(document).length, 9)
-  assert.not.ok(operationsOf(document).some((operation) => operation.includes('/sandbox/faults')))
-  assert.ok(document.tags.some((tag) => tag.name === 'sandbox'))
-  assert.match(document.components.schemas?.PetId?.description ?? '', 'sandbox')
-  assert.not.match(JSON.stringify(document), /Prefer|Preference|fault=/)
-})
+Derivation(
+  'with sandboxes, the operations that make, end and reset sandboxes, the journal and its count too, and ids are described per sandbox',
+  () => {
+    const document = served({ sandboxes: true, faults: false })
+    for (const operation of ['POST /sandboxes createSandbox', 'DELETE /sandbox deleteSandbox', 'POST /sandbox/reset resetSandbox'])
+      assert.ok(operationsOf(document).includes(operation), operation)
+    assert.ok(operationsOf(document).includes('GET /sandbox/requests listSandboxRequests'))
+    assert.ok(operationsOf(document).includes('GET /sandbox/requests/count countSandboxRequests'))
+    assert.is(operationsOf(document).length, 10)
+    assert.not.ok(operationsOf(document).some((operation) => operation.includes('/sandbox/faults')))
+    assert.ok(document.tags.some((tag) => tag.name === 'sandbox'))
+    assert.match(document.components.schemas?.PetId?.description ?? '', 'sandbox')
+    assert.not.match(JSON.stringify(document), /Prefer|Preference|fault=/)
+  },
+)
 
 Derivation('with faults, every pet operation takes Prefer and may answer Preference-Applied, 429, 500 and 503', () => {
   const document = served({ sandboxes: false, faults: true })

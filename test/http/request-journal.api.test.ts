@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import type { SandboxSpace } from '../../src/ports/sandboxes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
+import type { PetListQuery } from '../../src/domain/pet-repository.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { rawExchange } from '../support/raw-http.js'
 import { aNewPet } from '../support/pet-builder.js'
@@ -26,6 +27,7 @@ Journal('keeps what the client sent and what it was answered, newest first, neve
   const created = await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Rex' }), headers: { 'x-request-id': 'req-created-1' } })
   await api.request('GET', '/v1/pets/1?fields=all')
   const [get, create] = await journalOf(api)
+  assert.equal([create?.sequence, create?.operation, get?.sequence, get?.operation], [1, 'createPet', 2, 'getPet'])
   assert.is(create?.id, 'req-created-1')
   assert.is(create?.method, 'POST')
   assert.is(create?.path, '/v1/pets')
@@ -54,7 +56,7 @@ Journal('records the fault applied, and no status or answer when the connection 
   // The reset request is recorded as its connection closes, which the service sees (in the turn of
   // the reset) before the client reads the reset, and so before the journal is asked for.
   const [reset, unavailable] = await journalOf(api)
-  assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null }])
+  assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null, bodyTruncated: false }])
   assert.equal([unavailable?.status, unavailable?.fault], [503, '503'])
 })
 
@@ -138,7 +140,7 @@ Journal('keeps the last 100 requests; limit is 1 to 100, 20 by default; /v1/sand
   assert.is(all.length, 100)
   assert.is(all[0]?.path, '/v1/pets?limit=5')
   assert.is((await journalOf(api, '?limit=1'))[0]?.path, '/v1/pets?limit=5')
-  for (const query of ['?limit=0', '?limit=101', '?limit=abc', '?limit=1&limit=2', '?since=1']) {
+  for (const query of ['?limit=0', '?limit=101', '?limit=abc', '?limit=1&limit=2', '?offset=1']) {
     assertError(await api.request('GET', `/v1/sandbox/requests${query}`), 400, 'invalid_parameter')
   }
 })
@@ -155,10 +157,14 @@ Journal('two keys never see each other’s journal; DELETE and a reset clear one
   assert.equal(await journalOf(api, '', OTHER_KEY), [])
 })
 
-Journal('a body is kept as text, at most 4 KiB of it', async ({ api }) => {
+Journal('a body is kept as text, at most 4 KiB of it, marked bodyTruncated when cut', async ({ api }) => {
   await api.request('POST', '/v1/pets', { body: { ...aNewPet(), note: 'x'.repeat(10_000) } })
-  const [entry] = await journalOf(api)
-  assert.is(Buffer.byteLength(entry?.request.body ?? ''), 4096)
+  await api.request('POST', '/v1/pets', { body: aNewPet() })
+  const [whole, cut] = await journalOf(api)
+  assert.is(Buffer.byteLength(cut?.request.body ?? ''), 4096)
+  assert.equal([cut?.request.bodyTruncated, cut?.response.bodyTruncated], [true, false])
+  assert.equal(JSON.parse(whole?.request.body ?? 'null'), aNewPet())
+  assert.is(whole?.request.bodyTruncated, false)
 })
 
 Journal.run()
@@ -193,6 +199,88 @@ Failing('an unexpected failure is kept as the 500 that was sent', async ({ api }
 })
 
 Failing.run()
+
+/** Sandboxes whose listings wait at a gate the test opens: a list request is held in flight while others pass. */
+const gatedLists = () => {
+  const space = memoryStore().sandboxes
+  if (space === undefined) throw new Error('the memory store has sandboxes')
+  let reached = (): void => undefined
+  let open = (): void => undefined
+  const atGate = new Promise<void>((resolve) => (reached = resolve))
+  const gate = new Promise<void>((resolve) => (open = resolve))
+  const sandboxes: SandboxSpace = {
+    ...space,
+    open: (sandbox) =>
+      pipe(
+        space.open(sandbox),
+        TE.map((ports) => ({
+          ...ports,
+          pets: {
+            ...ports.pets,
+            list: (query: PetListQuery) =>
+              pipe(
+                TE.fromTask(async () => (reached(), gate)),
+                TE.flatMap(() => ports.pets.list(query)),
+              ),
+          },
+        })),
+      ),
+  }
+  return { sandboxes, atGate, open: () => open() }
+}
+
+let gated = gatedLists()
+const InFlight = apiSuite('The request journal while a request is in flight', () => {
+  gated = gatedLists()
+  return { sandboxes: gated.sandboxes }
+})
+
+InFlight(
+  'numbers requests in the order they arrived, and lists them newest first by arrival, not by when their answer ended',
+  async ({ api }) => {
+    const slow = api.request('GET', '/v1/pets')
+    slow.catch(() => undefined)
+    await gated.atGate
+    assertError(await api.request('GET', '/v1/pets/7'), 404, 'not_found')
+    // Listed once answered: the slow request is not there yet, and its number is taken.
+    assert.equal(
+      (await journalOf(api)).map((entry) => [entry.sequence, entry.path]),
+      [[2, '/v1/pets/7']],
+    )
+    gated.open()
+    assert.is((await slow).status, 200)
+    assert.equal(
+      (await journalOf(api)).map((entry) => [entry.sequence, entry.path]),
+      [
+        [2, '/v1/pets/7'],
+        [1, '/v1/pets'],
+      ],
+    )
+  },
+)
+
+InFlight('a cleared journal numbers from 1 again, without the requests that arrived before the clear', async ({ api }) => {
+  await api.request('GET', '/v1/pets/7')
+  const slow = api.request('GET', '/v1/pets')
+  slow.catch(() => undefined)
+  await gated.atGate
+  assert.is((await api.request('DELETE', '/v1/sandbox/requests')).status, 204)
+  gated.open()
+  assert.is((await slow).status, 200)
+  await api.request('GET', '/v1/pets/8')
+  assert.equal(
+    (await journalOf(api)).map((entry) => [entry.sequence, entry.path]),
+    [[1, '/v1/pets/8']],
+  )
+  assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
+  await api.request('GET', '/v1/pets/9')
+  assert.equal(
+    (await journalOf(api)).map((entry) => [entry.sequence, entry.path]),
+    [[1, '/v1/pets/9']],
+  )
+})
+
+InFlight.run()
 
 const Limited = apiSuite('The request journal with a rate limit of 2 a minute', () => ({
   sandboxes: memoryStore().sandboxes,

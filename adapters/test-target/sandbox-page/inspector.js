@@ -1,12 +1,13 @@
-// The sandbox inspector: the journal of one API key's sandbox, refreshed every second, and its
-// fault script. The key stays in this tab's session storage and is sent only to this origin.
+// The sandbox inspector: the journal of one API key's sandbox, refreshed every second, filtered as
+// the user chooses, and its fault script. The key stays in this tab's session storage and is sent
+// only to this origin.
 'use strict'
 
 const KEY_ITEM = 'petstore-sandbox-key'
 const REFRESH_MS = 1000
 const $ = (id) => document.getElementById(id)
 
-/** The entry shown in full, by its request id and time (a client may send one X-Request-Id twice). */
+/** The entry shown in full, by its number and time (a cleared journal numbers from 1 again). */
 let openKey = null
 let entries = []
 
@@ -31,7 +32,7 @@ const cell = (text) => {
   return td
 }
 
-const keyOf = (entry) => `${entry.id} ${entry.time}`
+const keyOf = (entry) => `${entry.sequence} ${entry.time}`
 
 const showEntry = () => {
   const entry = entries.find((candidate) => keyOf(candidate) === openKey)
@@ -43,7 +44,15 @@ const render = () => {
   const rows = entries.map((entry) => {
     const row = document.createElement('tr')
     row.classList.toggle('open', keyOf(entry) === openKey)
-    row.append(cell(entry.time), cell(entry.method), cell(entry.path), cell(entry.status ?? '—'), cell(entry.fault ?? ''))
+    row.append(
+      cell(entry.sequence),
+      cell(entry.time),
+      cell(entry.method),
+      cell(entry.path),
+      cell(entry.operation ?? ''),
+      cell(entry.status ?? '—'),
+      cell(entry.fault ?? ''),
+    )
     row.addEventListener('click', () => {
       openKey = openKey === keyOf(entry) ? null : keyOf(entry)
       render()
@@ -54,16 +63,30 @@ const render = () => {
   showEntry()
 }
 
+const FILTERS = ['method', 'operation', 'status']
+
+/** The filters chosen, as [name, value] pairs: the service checks them, and says what it refuses. */
+const chosenFilters = () => FILTERS.map((name) => [name, $(`filter-${name}`).value.trim()]).filter(([, value]) => value !== '')
+
+/** How many refreshes began: an answer to any but the latest is stale (the filters may have changed since). */
+let refreshes = 0
+
 const refresh = async () => {
   if (key() === '') return
+  refreshes += 1
+  const latest = refreshes
   try {
-    const answer = await call('GET', '/v1/sandbox/requests?limit=100')
-    if (answer.status !== 200) return say(`The journal answered ${answer.status}: ${answer.json?.message ?? answer.text}`, true)
-    entries = answer.json
-    say(`Showing the sandbox of the key you typed: ${entries.length} requests.`)
+    const chosen = chosenFilters()
+    const answer = await call('GET', `/v1/sandbox/requests?${new URLSearchParams([['limit', '100'], ...chosen])}`)
+    if (latest !== refreshes) return
+    entries = answer.status === 200 ? answer.json : []
     render()
+    if (answer.status !== 200) return say(`The journal answered ${answer.status}: ${answer.json?.message ?? answer.text}`, true)
+    const requests = `${entries.length} request${entries.length === 1 ? '' : 's'}`
+    const shown = chosen.length > 0 ? `${requests} with ${chosen.map(([name, value]) => `${name} ${value}`).join(', ')}` : requests
+    say(`Showing the sandbox of the key you typed: ${shown}.`)
   } catch (error) {
-    say(`The service did not answer: ${error.message}`, true)
+    if (latest === refreshes) say(`The service did not answer: ${error.message}`, true)
   }
 }
 
@@ -88,6 +111,11 @@ $('key-form').addEventListener('submit', (event) => {
   render()
   void refresh()
 })
+$('filters').addEventListener('submit', (event) => {
+  event.preventDefault()
+  void refresh()
+})
+$('filters').addEventListener('change', () => void refresh())
 onClick('reset', async () => {
   const answer = await call('POST', '/v1/sandbox/reset')
   $('action').textContent = answer.status === 204 ? 'The sandbox is back to its seed.' : `The reset answered ${answer.status}.`

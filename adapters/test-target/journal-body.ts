@@ -1,0 +1,176 @@
+import { isUtf8 } from 'node:buffer'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Redact } from '../http/key-redaction.js'
+
+/** A body as a journal entry shows it: text, or null when there was none; `bodyTruncated` when it is not all of it. */
+export interface KeptBody {
+  readonly body: string | null
+  readonly bodyTruncated: boolean
+}
+
+/** What the journal caught of a request's body: its first bytes, and whether more was sent than they. */
+export interface TappedBody {
+  readonly bytes: Buffer
+  /** More bytes followed, or the body had not all arrived when the request ended. */
+  readonly cut: boolean
+}
+
+const NO_BODY: TappedBody = { bytes: Buffer.alloc(0), cut: false }
+
+/** RFC 9112 §6.3: a request without Content-Length or Transfer-Encoding has no body. */
+const hasBody = (request: IncomingMessage): boolean =>
+  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') > 0
+
+/**
+ * Catches the first `bound` bytes of a request's body for the journal, without ever changing how the
+ * request is read or answered. It listens beside whoever reads the body (the body parser, which reads
+ * with 'data' events), from the moment they begin, so it sees every byte they do. A body nobody read
+ * by the time the answer is sent (refused before it was read: a 415, a 405, a forced failure, a 413 by
+ * its Content-Length) it reads itself then, after the answer, so that the answer is neither delayed nor
+ * changed: up to `bound` bytes kept, the rest read and discarded as Node would discard it, except when
+ * the answer closes the connection (a body refused for its size), where nothing past the bound is read.
+ * Never more than `bound` bytes are kept. Settles once the body has ended or the request was closed:
+ * what arrived of a body whose connection closed first (a `reset` fault, a client giving up, a body
+ * refused for its size) is cut.
+ */
+export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number): Promise<TappedBody> => {
+  if (!hasBody(request)) return Promise.resolve(NO_BODY)
+  const socket = request.socket
+  return new Promise((settle) => {
+    const kept: Buffer[] = []
+    let keptBytes = 0
+    let received = 0
+    let ended = false
+    let tapping = false
+    let settled = false
+    /** Set when the journal reads the body itself and the connection closes after the answer. */
+    let stopAtBound = false
+    const done = (): void => {
+      if (settled) return
+      settled = true
+      request.off('newListener', onNewListener)
+      request.off('data', onData)
+      request.off('end', onEnd)
+      request.off('close', done)
+      socket.off('close', done)
+      settle({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !ended })
+    }
+    function onData(chunk: Buffer): void {
+      if (keptBytes < bound) {
+        // A copy: a slice would hold the whole chunk in memory.
+        const part = Buffer.from(chunk.subarray(0, bound - keptBytes))
+        kept.push(part)
+        keptBytes += part.length
+      }
+      received += chunk.length
+      if (stopAtBound && received > bound) {
+        request.pause()
+        done()
+      }
+    }
+    function onEnd(): void {
+      ended = true
+      done()
+    }
+    const tap = (): void => {
+      tapping = true
+      request.off('newListener', onNewListener)
+      request.on('data', onData)
+    }
+    // 'newListener' is emitted before the reader's listener is added: the tap is in place before the first chunk flows.
+    function onNewListener(event: string | symbol): void {
+      if (event === 'data') tap()
+    }
+    request.on('newListener', onNewListener)
+    request.once('end', onEnd)
+    request.once('close', done)
+    // A request already answered is not closed with its connection: the connection's end is the body's.
+    socket.once('close', done)
+    // The answer is written whole: a body nobody began to read is read now, before Node would discard it unread.
+    response.once('prefinish', () => {
+      if (tapping || settled) return
+      // Read some other way than by 'data' events: what was read is not known.
+      if (request.readableDidRead) return done()
+      stopAtBound = String(response.getHeader('connection') ?? '').toLowerCase() === 'close'
+      tap()
+    })
+    // Never answered with a whole response (a reset, a truncated answer): what was read is all there is.
+    response.once('close', () => {
+      if (!tapping) done()
+    })
+  })
+}
+
+/** The bytes an API key can be written with (auth.ts's API_KEY_CHARACTERS), and `%` of a percent-escaped one. */
+const KEY_BYTES: ReadonlyArray<boolean> = Array.from({ length: 256 }, (_, byte) => /[A-Za-z0-9\-._~+/=%]/.test(String.fromCharCode(byte)))
+
+/**
+ * `bytes` without the run of key characters that reaches their end: a key the cut went through
+ * would show in part, where redaction, which matches whole keys, cannot see it.
+ */
+const withoutCutKey = (bytes: Buffer): Buffer => {
+  let end = bytes.length
+  while (end > 0 && KEY_BYTES[bytes[end - 1] ?? 0] === true) end -= 1
+  return bytes.subarray(0, end)
+}
+
+/** How many bytes at the end of `bytes` begin a character the cut left incomplete: 0 to 3. */
+const incompleteTail = (bytes: Uint8Array): number => {
+  for (let back = 1; back <= 3 && back <= bytes.length; back += 1) {
+    const byte = bytes[bytes.length - back] ?? 0
+    if (byte < 0x80) return 0
+    // A lead byte: how many bytes its character takes, against how many are here.
+    if (byte >= 0xc0) return back < (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2) ? back : 0
+  }
+  return 0
+}
+
+/** How many bytes the well-formed UTF-8 character at `at` takes (Node's own validator decides); 0 when none starts there. */
+const characterLength = (bytes: Buffer, at: number): number => {
+  if ((bytes[at] ?? 0) < 0x80) return 1
+  for (let length = 2; length <= 4 && at + length <= bytes.length; length += 1) if (isUtf8(bytes.subarray(at, at + length))) return length
+  return 0
+}
+
+/** Bytes as text: UTF-8, with each byte that is no part of a well-formed character written `\xHH` (upper-case hex). */
+export const escapedText = (bytes: Buffer): string => {
+  if (isUtf8(bytes)) return bytes.toString('utf8')
+  let text = ''
+  let from = 0
+  for (let at = 0; at < bytes.length;) {
+    const length = characterLength(bytes, at)
+    if (length > 0) {
+      at += length
+      continue
+    }
+    text += `${bytes.toString('utf8', from, at)}\\x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0')}`
+    at += 1
+    from = at
+  }
+  return text + bytes.toString('utf8', from)
+}
+
+const HIGH_SURROGATE = /[\uD800-\uDBFF]$/
+
+/** A body whose whole text is at hand (an answer, a body the service read whole): every key redacted, then cut at `bound` bytes, never inside a character. */
+export const keptFromText = (text: string, redact: Redact, bound: number): KeptBody => {
+  const redacted = redact(text)
+  if (redacted === '') return { body: null, bodyTruncated: false }
+  // A character takes at least a byte: `bound` characters hold the cut. Half a surrogate pair is no character.
+  const head = redacted.length > bound ? redacted.slice(0, bound).replace(HIGH_SURROGATE, '') : redacted
+  const bytes = Buffer.from(head)
+  if (head === redacted && bytes.length <= bound) return { body: redacted, bodyTruncated: false }
+  const cut = bytes.subarray(0, bound)
+  return { body: cut.subarray(0, cut.length - incompleteTail(cut)).toString('utf8'), bodyTruncated: true }
+}
+
+/**
+ * A body of which only the first bytes are at hand, at most the bound (a request's body as tapped, an
+ * answer's bytes sent): escaped, every key redacted. When more was sent, the text ends before a
+ * character the cut went through and before a run of key characters that reaches the cut.
+ */
+export const keptFromBytes = ({ bytes, cut }: TappedBody, redact: Redact): KeptBody => {
+  const shown = cut ? withoutCutKey(bytes) : bytes
+  const text = redact(escapedText(cut ? shown.subarray(0, shown.length - incompleteTail(shown)) : shown))
+  return { body: text === '' ? null : text, bodyTruncated: cut }
+}
