@@ -18,7 +18,7 @@ import type { AppExtension } from './extension.js'
 import type { Redact } from './key-redaction.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
-import { loadOpenApiDocument, servedOpenApiDocument } from './openapi-document.js'
+import { loadOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
 import { registerPetRoutes } from './routes.js'
 
@@ -51,9 +51,7 @@ export interface AppOptions {
 /** The contract this configuration serves at /v1/openapi.json: with the test target's part only when it is mounted. */
 export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | 'testTarget'>): Record<string, unknown> => {
   const document = options.openApiDocument ?? loadOpenApiDocument()
-  return options.testTarget === undefined
-    ? servedOpenApiDocument(document, { sandboxes: false, faults: false })
-    : options.testTarget.contract(document)
+  return options.testTarget === undefined ? { ...document } : options.testTarget.contract(document)
 }
 
 /** The order `Allow` lists methods in, whatever order the routes were declared in. */

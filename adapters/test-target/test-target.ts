@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa'
 import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
 import type { AppExtension } from '../http/extension.js'
 import type { Redact } from '../http/key-redaction.js'
-import { servedOpenApiDocument } from '../http/openapi-document.js'
+import { testTargetContract } from './contract.js'
 import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
 import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
@@ -82,6 +82,6 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
     // test's checks must not spend the key's quota.
     uncounted: (ctx: Context) =>
       journal !== undefined && ctx.method === 'GET' && (ctx.path === SANDBOX_REQUESTS_PATH || ctx.path === SANDBOX_REQUEST_COUNT_PATH),
-    contract: (document) => servedOpenApiDocument(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
+    contract: (document) => testTargetContract(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
   }
 }

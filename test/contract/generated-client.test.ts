@@ -1,14 +1,15 @@
 import ts from 'typescript'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadOpenApiDocument, type ServedFeatures, servedOpenApiDocument } from '../../adapters/http/openapi-document.js'
+import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
+import { type ContractParts as ServedFeatures, testTargetContract } from '../../adapters/test-target/contract.js'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
 /** The TypeScript a client developer gets from `openapi-typescript` for the document served with these features. */
 const generatedTypes = async (features: ServedFeatures): Promise<ts.SourceFile> => {
   const { default: openapiTS, astToString } = await import('openapi-typescript')
-  const document = servedOpenApiDocument(loadOpenApiDocument(), features) as unknown as Parameters<typeof openapiTS>[0]
+  const document = testTargetContract(loadOpenApiDocument(), features) as unknown as Parameters<typeof openapiTS>[0]
   return ts.createSourceFile('client.d.ts', astToString(await openapiTS(document, { silent: true })), ts.ScriptTarget.Latest)
 }
 
@@ -55,13 +56,13 @@ GeneratedClient('with sandboxes can also make and end sandboxes, reset its sandb
     'GET /pets',
     'POST /pets',
     'GET /pets/{petId}',
+    'GET /openapi.json',
     'POST /sandboxes',
     'DELETE /sandbox',
     'POST /sandbox/reset',
     'GET /sandbox/requests',
     'DELETE /sandbox/requests',
     'GET /sandbox/requests/count',
-    'GET /openapi.json',
   ])
   for (const name of ['createSandbox', 'deleteSandbox', 'resetSandbox', 'listSandboxRequests', 'countSandboxRequests'])
     assert.ok(operationNames(file).includes(name), name)

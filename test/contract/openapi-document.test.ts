@@ -1,6 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { loadOpenApiDocument, type ServedFeatures, servedOpenApiDocument } from '../../adapters/http/openapi-document.js'
+import { loadOpenApiDocument, mergeOverlay } from '../../adapters/http/openapi-document.js'
+import { type ContractParts as ServedFeatures, testTargetContract } from '../../adapters/test-target/contract.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { startApi } from '../support/start-api.js'
 
@@ -44,7 +45,7 @@ const CONFIGURATIONS: ReadonlyArray<{
   },
 ]
 
-const served = (features: ServedFeatures): Document => servedOpenApiDocument(loadOpenApiDocument(), features) as unknown as Document
+const served = (features: ServedFeatures): Document => testTargetContract(loadOpenApiDocument(), features) as unknown as Document
 
 /** `METHOD path operationId` of every operation. */
 const operationsOf = (document: Document): string[] =>
@@ -174,13 +175,20 @@ Derivation('keeps version 1.0.0, /v1 as first server, getPet deprecated and no d
 
 Derivation('leaves the document it is given unchanged', () => {
   const source = loadOpenApiDocument()
-  servedOpenApiDocument(source, { sandboxes: false, faults: false })
+  testTargetContract(source, { sandboxes: true, faults: true })
   assert.equal(source, loadOpenApiDocument())
 })
 
-Derivation('refuses a feature it does not know, so that a misspelt marker cannot hide a part', () => {
-  const document = { openapi: '3.1.0', paths: { '/x': { 'x-petstore-feature': 'sandbox' } } }
-  assert.throws(() => servedOpenApiDocument(document, { sandboxes: true, faults: true }), /unknown feature: "sandbox"/)
+Derivation('an overlay merges objects member by member, adds the items a list lacks, replaces other values, and removes nothing', () => {
+  const base = { a: { keep: 1, replace: 'old' }, list: ['x', { y: 1 }], scalar: 1 }
+  const overlay = { a: { replace: 'new', add: true }, list: [{ y: 1 }, 'z'], more: [1] }
+  assert.equal(mergeOverlay(base, overlay), {
+    a: { keep: 1, replace: 'new', add: true },
+    list: ['x', { y: 1 }, 'z'],
+    scalar: 1,
+    more: [1],
+  })
+  assert.equal(base, { a: { keep: 1, replace: 'old' }, list: ['x', { y: 1 }], scalar: 1 })
 })
 
 Derivation.run()
@@ -233,10 +241,10 @@ const patternsOf = (node: unknown): string[] => {
  */
 const INTEROPERABLE_PATTERN = /^(?:\\[^A-Za-z0-9]|\((?!\?)|[^\\(])*$/
 
-const Patterns = suite('The patterns of docs/openapi.yaml')
+const Patterns = suite('The patterns of docs/openapi.yaml and its overlays')
 
 Patterns('use only the regex tokens JSON Schema recommends for interoperability: no lookahead, no (?:, no \\x escape', () => {
-  const patterns = patternsOf(loadOpenApiDocument())
+  const patterns = patternsOf(testTargetContract(loadOpenApiDocument(), { sandboxes: true, faults: true }))
   assert.ok(patterns.length > 0)
   for (const pattern of patterns) assert.match(pattern, INTEROPERABLE_PATTERN, pattern)
 })
@@ -251,7 +259,7 @@ Served('serves, without authentication, the document of its configuration', asyn
     try {
       const response = await api.request('GET', '/v1/openapi.json', { key: false })
       assert.is(response.status, 200, name)
-      assert.equal(response.body, servedOpenApiDocument(loadOpenApiDocument(), features), name)
+      assert.equal(response.body, testTargetContract(loadOpenApiDocument(), features), name)
       assert.equal(response.body, api.contract, `${name}: the document its responses are checked against`)
     } finally {
       await api.close()
