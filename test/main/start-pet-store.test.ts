@@ -36,6 +36,28 @@ Start('startPetStore with faults and a seed serves the seed and fails on request
   }
 })
 
+Start('startPetStore makes a sandbox per worker, and counts and filters what each was sent', async () => {
+  const petStore = await startPetStore()
+  try {
+    const worker = await petStore.newSandbox()
+    assert.is.not(worker.key, petStore.key)
+    const created = await send(petStore.url, 'POST', '/v1/pets', { key: worker.key, body: { name: 'Rex', categoryId: 1 } })
+    assert.is(created.status, 201)
+    assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: worker.key })).status, 200)
+    // Nothing of the worker's shows in the service's own sandbox.
+    assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key })).text, '[]')
+    assert.is(await worker.count({ operation: 'createPet', status: 201 }), 1)
+    assert.is(await worker.count(), 2)
+    assert.equal(
+      (await worker.journal({ method: 'GET' })).map(({ operation }) => operation),
+      ['listPets'],
+    )
+    assert.is(await petStore.count({ operation: 'createPet' }), 0)
+  } finally {
+    await petStore.close()
+  }
+})
+
 Start('two startPetStore services run side by side in one process, each with its own port and key', async () => {
   const [first, second] = await Promise.all([startPetStore(), startPetStore()])
   try {
