@@ -1,26 +1,15 @@
 import { createHash } from 'node:crypto'
-import { pipe } from 'fp-ts/function'
-import * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { type MadeKeysOptions, madeKeys } from '../../adapters/auth/made-keys.js'
 import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { PetDraft } from '../../src/domain/pet.js'
-import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { MadeKeys } from '../../src/ports/sandboxes.js'
+import { gatedInserts, idsOf, SEED, SEEDED_IDS } from '../support/sandbox-spaces.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
-
-const SEED: ReadonlyArray<PetDraft> = Array.from({ length: 5 }, (_, index) => ({
-  name: `seeded ${index + 1}`,
-  categoryId: index,
-  status: 'available',
-}))
-const SEEDED_IDS = [1, 2, 3, 4, 5]
-
-const idsOf = (body: unknown): ReadonlyArray<number> => (body as ReadonlyArray<{ id: number }>).map((pet) => pet.id)
 
 interface Made {
   readonly key: string
@@ -260,38 +249,10 @@ Bounded('Sandboxes that expired make room: making one when as many as allowed ar
 
 Bounded.run()
 
-/** A sandbox space whose inserts wait at a gate the test opens, so that a create can be held in flight. */
-const gatedSpace = () => {
-  const store = memoryStore(SEED)
-  let reached = (): void => undefined
-  let open = (): void => undefined
-  const atGate = new Promise<void>((resolve) => (reached = resolve))
-  const gate = new Promise<void>((resolve) => (open = resolve))
-  const space: SandboxSpace = {
-    ...store.sandboxes,
-    open: (sandbox) =>
-      pipe(
-        store.sandboxes.open(sandbox),
-        TE.map((ports) => ({
-          ...ports,
-          pets: {
-            ...ports.pets,
-            insert: (draft: PetDraft) =>
-              pipe(
-                TE.fromTask(async () => (reached(), gate)),
-                TE.flatMap(() => ports.pets.insert(draft)),
-              ),
-          },
-        })),
-      ),
-  }
-  return { space, size: store.sandboxes.size, atGate, open: () => open() }
-}
-
 const InFlight = suite('Sandboxes made at run time, ended with a create in flight')
 
 InFlight('When a made sandbox ends while a create of its key is in flight, then the create is answered and nothing is kept', async () => {
-  const gated = gatedSpace()
+  const gated = gatedInserts(SEED)
   const log = capturedLogger()
   const api = await startApi({ sandboxes: gated.space, logger: log.logger })
   try {

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import type { SandboxSpace } from '../../src/ports/sandboxes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
-import type { PetListQuery } from '../../src/domain/pet-repository.js'
+import { gate, withSandboxPets } from '../support/sandbox-spaces.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { rawExchange } from '../support/raw-http.js'
 import { aNewPet } from '../support/pet-builder.js'
@@ -173,20 +173,7 @@ Journal.run()
 const buggySandboxes = (): SandboxSpace => {
   const space = memoryStore().sandboxes
   if (space === undefined) throw new Error('the memory store has sandboxes')
-  return {
-    ...space,
-    open: (sandbox) =>
-      pipe(
-        space.open(sandbox),
-        TE.map((ports) => ({
-          ...ports,
-          pets: {
-            ...ports.pets,
-            list: () => () => Promise.reject(new Error('a bug')),
-          },
-        })),
-      ),
-  }
+  return withSandboxPets(space, (pets) => ({ ...pets, list: () => () => Promise.reject(new Error('a bug')) }))
 }
 
 const Failing = apiSuite('The request journal when the service fails unexpectedly', () => ({ sandboxes: buggySandboxes() }))
@@ -204,29 +191,16 @@ Failing.run()
 const gatedLists = () => {
   const space = memoryStore().sandboxes
   if (space === undefined) throw new Error('the memory store has sandboxes')
-  let reached = (): void => undefined
-  let open = (): void => undefined
-  const atGate = new Promise<void>((resolve) => (reached = resolve))
-  const gate = new Promise<void>((resolve) => (open = resolve))
-  const sandboxes: SandboxSpace = {
-    ...space,
-    open: (sandbox) =>
+  const listing = gate()
+  const sandboxes = withSandboxPets(space, (pets) => ({
+    ...pets,
+    list: (query) =>
       pipe(
-        space.open(sandbox),
-        TE.map((ports) => ({
-          ...ports,
-          pets: {
-            ...ports.pets,
-            list: (query: PetListQuery) =>
-              pipe(
-                TE.fromTask(async () => (reached(), gate)),
-                TE.flatMap(() => ports.pets.list(query)),
-              ),
-          },
-        })),
+        TE.fromTask(listing.pass),
+        TE.flatMap(() => pets.list(query)),
       ),
-  }
-  return { sandboxes, atGate, open: () => open() }
+  }))
+  return { sandboxes, atGate: listing.atGate, open: listing.open }
 }
 
 let gated = gatedLists()

@@ -1,21 +1,10 @@
-import { pipe } from 'fp-ts/function'
-import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { PetDraft } from '../../src/domain/pet.js'
-import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import { gatedInserts, idsOf, SEED, SEEDED_IDS } from '../support/sandbox-spaces.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY } from '../support/start-api.js'
 
-const SEED: ReadonlyArray<PetDraft> = Array.from({ length: 5 }, (_, index) => ({
-  name: `seeded ${index + 1}`,
-  categoryId: index,
-  status: 'available',
-}))
-const SEEDED_IDS = [1, 2, 3, 4, 5]
-
-const idsOf = (body: unknown): ReadonlyArray<number> => (body as ReadonlyArray<{ id: number }>).map((pet) => pet.id)
 const nextLinkOf = (link: string | null): string => /^<([^>]+)>; rel="next"$/.exec(link ?? '')?.[1] ?? 'no next link'
 
 const Sandboxes = apiSuite('PETSTORE_SANDBOXES=per-key', () => ({ sandboxes: memoryStore(SEED).sandboxes }))
@@ -107,39 +96,7 @@ Sandboxes('When the reset path is asked with another method, then 405 with Allow
 
 Sandboxes.run()
 
-/**
- * A memory store whose creates wait at a gate the test opens, so that a create can be held in
- * flight while the sandbox is reset.
- */
-const gatedSpace = () => {
-  const store = memoryStore(SEED)
-  let reached = (): void => undefined
-  let open = (): void => undefined
-  const atGate = new Promise<void>((resolve) => (reached = resolve))
-  const gate = new Promise<void>((resolve) => (open = resolve))
-  const space: SandboxSpace = {
-    open: (sandbox) =>
-      pipe(
-        store.sandboxes.open(sandbox),
-        TE.map((ports) => ({
-          ...ports,
-          pets: {
-            ...ports.pets,
-            insert: (draft: PetDraft) =>
-              pipe(
-                TE.fromTask(async () => (reached(), gate)),
-                TE.flatMap(() => ports.pets.insert(draft)),
-              ),
-          },
-        })),
-      ),
-    reset: store.sandboxes.reset,
-    drop: store.sandboxes.drop,
-  }
-  return { space, atGate, open: () => open() }
-}
-
-const gated = gatedSpace()
+const gated = gatedInserts(SEED)
 const InFlight = apiSuite('PETSTORE_SANDBOXES=per-key, a create in flight across a reset', { sandboxes: gated.space })
 
 InFlight(

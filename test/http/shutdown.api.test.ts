@@ -6,16 +6,8 @@ import * as assert from 'uvu/assert'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { capturedLogger } from '../support/captured-logger.js'
+import { gate } from '../support/sandbox-spaces.js'
 import { startApi, TEST_KEY } from '../support/start-api.js'
-
-/** A promise the test resolves, and one that says it was reached. */
-const gate = () => {
-  let reached = (): void => undefined
-  let open = (): void => undefined
-  const atGate = new Promise<void>((resolve) => (reached = resolve))
-  const opened = new Promise<void>((resolve) => (open = resolve))
-  return { atGate, open: () => open(), pass: async () => (reached(), opened) }
-}
 
 /** A memory repository whose lists wait at one gate and whose inserts wait at another. */
 const gatedRepository = () => {
