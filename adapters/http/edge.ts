@@ -108,9 +108,9 @@ export const edge = ({ logger, metrics, shutdown, redact }: EdgeOptions): Middle
     // A body refused for its size is not read (nor drained, as Node would drain a body nobody read).
     const refusedBody = ctx.state.failure?._tag === 'PayloadTooLarge' && !ctx.req.complete
     if (closing.closes(ctx.req) || refusedBody || bodyLeftUnread(ctx.req)) ctx.set('Connection', 'close')
-    // The pattern of the route @koa/router matched; undefined when none did.
-    const matched = (ctx as Partial<Pick<RouterContext, '_matchedRoute'>>)._matchedRoute
-    const route = typeof matched === 'string' ? matched : undefined
+    // The pattern of the route @koa/router matched (its public routeMatched and routerPath); undefined when none did.
+    const { routeMatched, routerPath } = ctx as Partial<Pick<RouterContext, 'routeMatched' | 'routerPath'>>
+    const route = routeMatched === true ? routerPath : undefined
     const failure = ctx.state.failure
     // The connection ended before the request had all arrived (the client gave up mid-upload): no
     // answer could be sent. Logged and counted as 499, nginx's status for a request the client closed.
