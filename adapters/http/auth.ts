@@ -1,4 +1,6 @@
 import * as E from 'fp-ts/Either'
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
 import type { Middleware } from 'koa'
 import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { type Unauthorized, unauthorized } from '../../src/domain/errors.js'
@@ -61,3 +63,15 @@ export const authenticate =
     ctx.state.client = result.right
     await next()
   }
+
+/**
+ * Knows the keys either authenticator knows: `first` is asked, and `second` only when `first` refuses
+ * the key; `second`'s refusal then stands (the test target's made keys beside the configured ones).
+ */
+export const eitherAuthenticator = (first: Authenticator, second: Authenticator): Authenticator => ({
+  authenticate: (apiKey) =>
+    pipe(
+      first.authenticate(apiKey),
+      TE.orElse(() => second.authenticate(apiKey)),
+    ),
+})

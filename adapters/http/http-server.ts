@@ -109,9 +109,9 @@ const requestsInFlight = () => {
       answeredEarly.delete(socket)
       const ofSocket = requests.get(socket) ?? new Map<IncomingMessage, ServerResponse>()
       requests.set(socket, ofSocket.set(request, response))
-      // Answered before its body was all received: Node reads the rest and discards it.
-      response.once('finish', () => void (request.complete || answeredEarly.add(socket)))
       response.once('close', () => {
+        // Answered before its body was all received: Node reads the rest and discards it.
+        if (response.writableFinished && !request.complete) answeredEarly.add(socket)
         ofSocket.delete(request)
         if (ofSocket.size === 0) waiting.get(socket)?.()
       })

@@ -1,5 +1,4 @@
-import { pipe } from 'fp-ts/function'
-import * as TE from 'fp-ts/TaskEither'
+import type * as TE from 'fp-ts/TaskEither'
 import type { Unauthorized } from './errors.js'
 
 /** Who is calling, as far as logs and limits need to know; neither field reveals the key. */
@@ -17,15 +16,3 @@ export interface Client {
 export interface Authenticator {
   readonly authenticate: (apiKey: string) => TE.TaskEither<Unauthorized, Client>
 }
-
-/**
- * Knows the keys either authenticator knows: `first` is asked, and `second` only when `first` refuses
- * the key; `second`'s refusal then stands.
- */
-export const eitherAuthenticator = (first: Authenticator, second: Authenticator): Authenticator => ({
-  authenticate: (apiKey) =>
-    pipe(
-      first.authenticate(apiKey),
-      TE.orElse(() => second.authenticate(apiKey)),
-    ),
-})

@@ -8,6 +8,7 @@ import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authentic
 import { DEFAULT_SERVER_LIMITS } from '../../adapters/http/http-server.js'
 import type { Authenticator } from '../../src/domain/authenticator.js'
 import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
+import { until } from '../support/until.js'
 
 interface Context {
   api: RunningApi
@@ -144,15 +145,6 @@ Connections(
     assert.match(text, /\r\nConnection: close\r\n/i)
   },
 )
-
-/** Resolves once `holds` is true, checking after each turn of the event loop; gives up (a failure) after a generous 10 s. */
-const until = async (holds: () => boolean, what: string): Promise<void> => {
-  const giveUpAt = performance.now() + 10_000
-  while (!holds()) {
-    if (performance.now() > giveUpAt) throw new Error(`never happened: ${what}`)
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-}
 
 Connections('When a client gives up mid-upload, then the request is logged once, as 499 ConnectionLost, and counted once', async () => {
   const log = capturedLogger()

@@ -8,6 +8,7 @@ import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { gate } from '../support/sandbox-spaces.js'
 import { startApi, TEST_KEY } from '../support/start-api.js'
+import { until } from '../support/until.js'
 
 /** A memory repository whose lists wait at one gate and whose inserts wait at another. */
 const gatedRepository = () => {
@@ -51,15 +52,6 @@ const answers = (text: string): Array<[number, boolean]> =>
     .split(/(?=HTTP\/1\.1 \d{3} )/)
     .filter((answer) => answer !== '')
     .map((answer) => [Number(answer.slice(9, 12)), /\r\nConnection: close\r\n/i.test(answer.split('\r\n\r\n')[0] ?? '')])
-
-/** Resolves once `holds` is true, checking after each turn of the event loop; gives up (a failure) after a generous 10 s. */
-const until = async (holds: () => boolean, what: string): Promise<void> => {
-  const giveUpAt = performance.now() + 10_000
-  while (!holds()) {
-    if (performance.now() > giveUpAt) throw new Error(`never happened: ${what}`)
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-}
 
 const Shutdown = suite('Shutdown: every request carried out is answered before its connection closes')
 

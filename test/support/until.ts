@@ -1,0 +1,12 @@
+/**
+ * Resolves once `holds` is true, checking after each turn of the event loop: a test waits for what
+ * the service does, never for a guessed time. Gives up (a failure naming `what`) after a generous
+ * 10 s, so that a broken service fails the test rather than hang the run.
+ */
+export const until = async (holds: () => boolean, what: string): Promise<void> => {
+  const giveUpAt = performance.now() + 10_000
+  while (!holds()) {
+    if (performance.now() > giveUpAt) throw new Error(`never happened: ${what}`)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
