@@ -43,7 +43,7 @@ const spelledFormAnyWay = ({ prefix, length }: KeyForm): string =>
  * first, so a key that holds another is replaced whole.
  */
 export const keyRedactor = (keys: ReadonlyArray<string>, forms: ReadonlyArray<KeyForm> = []): Redact => {
-  if (keys.length === 0 && forms.length === 0) return (text) => text
+  if (keys.length === 0 && forms.length === 0) return redactNothing
   const spellings = [...keys].sort((a, b) => b.length - a.length).map((key) => [...key].map(spelledAnyWay).join(''))
   const pattern = new RegExp([...spellings, ...forms.map(spelledFormAnyWay)].join('|'), 'g')
   // A text shorter than every key holds none: most paths and request ids are, and skip the search.
