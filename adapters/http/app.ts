@@ -97,7 +97,8 @@ export const buildApp = (options: AppOptions): Koa => {
   const extension = options.testTarget
   registerIndexRoute(router, { metrics: options.metrics !== false, links: extension?.links ?? {} })
   registerHealthRoutes(router, options.health)
-  registerDocsRoutes(router, servedDocumentOf(options))
+  const served = servedDocumentOf(options)
+  registerDocsRoutes(router, served)
   registerPetRoutes(router, {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
@@ -105,7 +106,7 @@ export const buildApp = (options: AppOptions): Koa => {
     ...(extension?.beforeOperation === undefined ? {} : { before: extension.beforeOperation }),
     ...(extension?.afterCreateBody === undefined ? {} : { afterBody: extension.afterCreateBody }),
   })
-  extension?.registerRoutes(router)
+  extension?.registerRoutes(router, served)
   const metrics = options.metrics === false ? undefined : createMetrics()
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
@@ -121,7 +122,9 @@ export const buildApp = (options: AppOptions): Koa => {
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   const authenticator =
     extension?.authenticator === undefined ? options.authenticator : eitherAuthenticator(extension.authenticator, options.authenticator)
-  app.use(authenticate(authenticator, (path) => isUnderApi(path) && path !== OPENAPI_PATH))
+  const protects = (path: string): boolean => isUnderApi(path) && path !== OPENAPI_PATH
+  if (extension?.beforeAuthentication !== undefined) app.use(extension.beforeAuthentication(router, { authenticator, protects }))
+  app.use(authenticate(authenticator, protects))
   for (const middleware of extension?.afterAuthentication(router) ?? []) app.use(middleware)
   if (options.rateLimit !== undefined)
     app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: extension?.uncounted ?? (() => false) }))

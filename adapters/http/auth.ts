@@ -28,16 +28,16 @@ export const readBearerToken = (header: string | undefined): E.Either<Unauthoriz
 }
 
 /**
- * How many Authorization header lines the request has. Node keeps only the first in
+ * The values of the request's Authorization header lines, in order. Node keeps only the first in
  * `headers.authorization`, so a second one would otherwise go unseen.
  */
-const authorizationLines = (rawHeaders: ReadonlyArray<string>): number => {
-  let lines = 0
+export const authorizationValues = (rawHeaders: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const values: string[] = []
   for (let index = 0; index < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]
-    if (name?.length === 13 && name.toLowerCase() === 'authorization') lines += 1
+    if (name?.length === 13 && name.toLowerCase() === 'authorization') values.push(rawHeaders[index + 1] ?? '')
   }
-  return lines
+  return values
 }
 
 export interface AuthState {
@@ -56,7 +56,7 @@ export const authenticate =
       await next()
       return
     }
-    if (authorizationLines(ctx.req.rawHeaders) > 1) return sendFailure(ctx, duplicateAuthorization)
+    if (authorizationValues(ctx.req.rawHeaders).length > 1) return sendFailure(ctx, duplicateAuthorization)
     const token = readBearerToken(ctx.req.headers.authorization || undefined)
     const result = E.isLeft(token) ? token : await authenticator.authenticate(token.right)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)

@@ -5,6 +5,7 @@ import { unauthorized } from '../../src/domain/errors.js'
 import type { AuthState } from '../http/auth.js'
 import { sendFailure } from '../http/error-response.js'
 import { JSON_TYPE } from '../http/etag.js'
+import type { ContractCoverage } from './contract-coverage.js'
 import type { FaultScripts } from './fault-script.js'
 import type { RequestJournal } from './request-journal.js'
 
@@ -12,7 +13,7 @@ export const SANDBOXES_PATH = '/v1/sandboxes'
 export const SANDBOX_PATH = '/v1/sandbox'
 
 /**
- * The journal and the fault scripts, keeping nothing for a sandbox that has ended: when a made
+ * The journal, the fault scripts and the contract coverage, keeping nothing for a sandbox that has ended: when a made
  * sandbox ends (asked to, or expired), what they hold for it goes, and a request of it still on its
  * way (a delayed one, a script being read) adds nothing back.
  */
@@ -20,10 +21,12 @@ export const keptWhileOpen = (
   sandboxes: Sandboxes,
   journal: RequestJournal,
   scripts: FaultScripts | undefined,
+  coverage: ContractCoverage,
 ): { readonly journal: RequestJournal; readonly scripts: FaultScripts | undefined } => {
   sandboxes.onEnd((sandbox) => {
     journal.clear(sandbox)
     scripts?.clear(sandbox)
+    coverage.clear(sandbox)
   })
   return {
     journal: {

@@ -1,11 +1,13 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http'
 import type Router from '@koa/router'
-import type { Middleware } from 'koa'
+import type { Middleware, Next, ParameterizedContext } from 'koa'
 import { OPERATIONS, type Operation } from './fault-script.js'
 import type { FaultState } from './faults.js'
 import { type KeptBody, keptFromBytes, keptFromText, type TappedBody, tapBody } from './journal-body.js'
 import { type JournalFilter, matchesFilter } from './journal-filter.js'
-import { type Redact, REDACTED } from '../http/key-redaction.js'
+import { authorizationValues } from '../http/auth.js'
+import type { Redact } from '../http/key-redaction.js'
+import { authorizationForm } from './authorization-form.js'
 
 /** How many requests each sandbox's journal keeps: the newest. */
 export const JOURNAL_SIZE = 100
@@ -49,23 +51,40 @@ export interface RequestJournal {
   readonly list: (sandbox: string, filter: JournalFilter, limit: number) => ReadonlyArray<JournalEntry>
   /** How many entries the journal keeps that match `filter`. */
   readonly count: (sandbox: string, filter: JournalFilter) => number
+  /** Every entry it keeps, oldest (by arrival) first, and how many were dropped to keep the newest JOURNAL_SIZE. */
+  readonly kept: (sandbox: string) => KeptRequests
   /** Empties the journal; its sequence numbers start again at 1. */
   readonly clear: (sandbox: string) => void
+}
+
+/** A sandbox's journal as a whole, for what is judged from it (the report). */
+export interface KeptRequests {
+  readonly entries: ReadonlyArray<JournalEntry>
+  /** Requests of the sandbox that arrived since the journal was cleared and are no longer kept. */
+  readonly dropped: number
 }
 
 interface SandboxJournal {
   next: number
   /** In arrival order: an entry is filed when its request is done, in the place its arrival took. */
   readonly entries: JournalEntry[]
+  dropped: number
 }
 
 /** Files `entry` in arrival order, keeping the newest JOURNAL_SIZE; an entry older than all of a full journal is dropped. */
-const file = (entries: JournalEntry[], entry: JournalEntry): void => {
+const file = (journal: SandboxJournal, entry: JournalEntry): void => {
+  const entries = journal.entries
   let at = entries.length
   while (at > 0 && (entries[at - 1]?.sequence ?? 0) > entry.sequence) at -= 1
-  if (at === 0 && entries.length >= JOURNAL_SIZE) return
+  if (at === 0 && entries.length >= JOURNAL_SIZE) {
+    journal.dropped += 1
+    return
+  }
   entries.splice(at, 0, entry)
-  if (entries.length > JOURNAL_SIZE) entries.shift()
+  if (entries.length > JOURNAL_SIZE) {
+    entries.shift()
+    journal.dropped += 1
+  }
 }
 
 /** The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store). */
@@ -74,7 +93,7 @@ export const requestJournal = (): RequestJournal => {
   const entriesOf = (sandbox: string): ReadonlyArray<JournalEntry> => journals.get(sandbox)?.entries ?? []
   return {
     arrive: (sandbox) => {
-      const journal = journals.get(sandbox) ?? { next: 1, entries: [] }
+      const journal = journals.get(sandbox) ?? { next: 1, entries: [], dropped: 0 }
       journals.set(sandbox, journal)
       const sequence = journal.next
       journal.next += 1
@@ -82,7 +101,7 @@ export const requestJournal = (): RequestJournal => {
         sequence,
         record: (entry) => {
           // A request that arrived before a clear (a DELETE, a reset) is no part of the journal after it.
-          if (journals.get(sandbox) === journal) file(journal.entries, { sequence, ...entry })
+          if (journals.get(sandbox) === journal) file(journal, { sequence, ...entry })
         },
       }
     },
@@ -96,6 +115,7 @@ export const requestJournal = (): RequestJournal => {
       return listed
     },
     count: (sandbox, filter) => entriesOf(sandbox).filter((entry) => matchesFilter(entry, filter)).length,
+    kept: (sandbox) => ({ entries: [...entriesOf(sandbox)], dropped: journals.get(sandbox)?.dropped ?? 0 }),
     clear: (sandbox) => void journals.delete(sandbox),
   }
 }
@@ -109,11 +129,14 @@ const headerRecord = (headers: IncomingHttpHeaders | OutgoingHttpHeaders, redact
     ]),
   )
 
-/** The request's headers; the credential never, whatever it holds: `Bearer [redacted]`. */
-const requestHeaders = (headers: IncomingHttpHeaders, redact: Redact): Record<string, string> => ({
-  ...headerRecord(headers, redact),
-  ...(headers.authorization === undefined ? {} : { authorization: `Bearer ${REDACTED}` }),
-})
+/** The request's headers; of the credential only its form (`Bearer [redacted]`), whatever it holds. */
+const requestHeaders = (request: IncomingMessage, redact: Redact): Record<string, string> => {
+  const authorization = authorizationValues(request.rawHeaders)
+  return {
+    ...headerRecord(request.headers, redact),
+    ...(authorization.length === 0 ? {} : { authorization: authorizationForm(authorization) }),
+  }
+}
 
 export interface JournalOptions {
   /** Shows each configured API key as `[redacted]`, wherever it appears in an entry. */
@@ -154,22 +177,21 @@ const answerBody = (body: unknown, redact: Redact): KeptBody => {
 const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): KeptBody =>
   decoded !== undefined && !decoded.includes('\uFFFD') ? keptFromText(decoded, redact, JOURNAL_BODY_BYTES) : keptFromBytes(tapped, redact)
 
+/** Keeps one request in `sandbox`'s journal, around the rest of its handling (`next`). */
+export type KeepRequest = (ctx: ParameterizedContext<FaultState>, sandbox: string, next: Next) => Promise<void>
+
 /**
- * Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal, in
- * the place its arrival took, once its answer is sent or its connection closed and its body has
- * arrived: what the client sent (its body even when it was refused unread, see tapBody), what it was
- * answered (as sent, after every middleware, an unexpected failure's 500 included; no body for a HEAD,
- * and of a truncated answer only what was sent), and the fault applied. A request whose connection
- * was reset before an answer has no status and no answer. No configured key is kept, wherever it was
- * sent: a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
+ * Keeps a request in a sandbox's journal, in the place its arrival took, once its answer is sent or
+ * its connection closed and its body has arrived: what the client sent (its body even when it was
+ * refused unread, see tapBody), what it was answered (as sent, after every middleware, an unexpected
+ * failure's 500 included; no body for a HEAD, and of a truncated answer only what was sent), and the
+ * fault applied. A request whose connection was reset before an answer has no status and no answer.
+ * No configured key is kept, wherever it was sent: a key in a header, the URL or a body, or an id or
+ * body the answer echoed, is `[redacted]`.
  */
-export const journalRequests = (journal: RequestJournal, { redact, operationOf }: JournalOptions): Middleware<FaultState> => {
-  return async (ctx, next) => {
-    const sandbox = ctx.state.client?.scope
-    if (sandbox === undefined || SANDBOX_PATHS.test(ctx.path)) {
-      await next()
-      return
-    }
+export const keepingRequests =
+  (journal: RequestJournal, { redact, operationOf }: JournalOptions): KeepRequest =>
+  async (ctx, sandbox, next) => {
     const place = journal.arrive(sandbox)
     const started = Date.now()
     const startedAt = performance.now()
@@ -200,7 +222,7 @@ export const journalRequests = (journal: RequestJournal, { redact, operationOf }
           status,
           durationMs,
           fault: ctx.state.fault ?? null,
-          request: { headers: requestHeaders(ctx.req.headers, redact), ...requestBody(ctx.request.rawBody, tapped, redact) },
+          request: { headers: requestHeaders(ctx.req, redact), ...requestBody(ctx.request.rawBody, tapped, redact) },
           response,
         }),
       )
@@ -209,4 +231,12 @@ export const journalRequests = (journal: RequestJournal, { redact, operationOf }
     ctx.res.once('close', record)
     await next()
   }
-}
+
+/** Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal. */
+export const journalRequests =
+  (keep: KeepRequest): Middleware<FaultState> =>
+  async (ctx, next) => {
+    const sandbox = ctx.state.client?.scope
+    if (sandbox === undefined || SANDBOX_PATHS.test(ctx.path)) await next()
+    else await keep(ctx, sandbox, next)
+  }

@@ -9,6 +9,7 @@ import type { AuthState } from '../http/auth.js'
 import { sendFailure } from '../http/error-response.js'
 import { JSON_TYPE } from '../http/etag.js'
 import type { UseCasesState } from '../http/routes.js'
+import type { ContractCoverage } from './contract-coverage.js'
 import { decodeScript, type FaultScripts } from './fault-script.js'
 import { invalidFaultScript } from '../http/http-failures.js'
 import { jsonBody, type JsonBodyState } from '../http/json-body.js'
@@ -39,6 +40,8 @@ export const chooseSandbox =
 export interface SandboxRoutesOptions {
   readonly sandboxes: Sandboxes
   readonly journal: RequestJournal
+  /** What the sandbox's requests reached of the contract: a reset starts it again. */
+  readonly coverage: ContractCoverage
   /** Each sandbox's fault script, when faults are on too. */
   readonly scripts?: FaultScripts
   readonly maxBodyBytes: number
@@ -60,12 +63,15 @@ const journalLimitOf = (value: string | ReadonlyArray<string> | undefined): E.Ei
 
 /**
  * The sandbox's own routes: POST /v1/sandbox/reset puts the caller's sandbox back to its seed (or
- * empty) and clears its journal and fault script (204); GET and DELETE /v1/sandbox/requests read
+ * empty) and clears its journal, fault script and contract coverage (204); GET and DELETE /v1/sandbox/requests read
  * (filtered) and clear its journal, GET /v1/sandbox/requests/count counts its entries that match the
  * same filters; with faults on, PUT, GET and DELETE /v1/sandbox/faults replace, read and clear
  * its fault script. Authentication runs before every /v1 route, so a client is always known here.
  */
-export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scripts, maxBodyBytes }: SandboxRoutesOptions): void => {
+export const registerSandboxRoutes = (
+  router: Router,
+  { sandboxes, journal, coverage, scripts, maxBodyBytes }: SandboxRoutesOptions,
+): void => {
   const sandboxOf = (ctx: Context): Client | undefined => (ctx.state as AuthState).client
 
   router.post('resetSandbox', SANDBOX_RESET_PATH, async (ctx) => {
@@ -75,6 +81,7 @@ export const registerSandboxRoutes = (router: Router, { sandboxes, journal, scri
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     journal.clear(client.scope)
     scripts?.clear(client.scope)
+    coverage.clear(client.scope)
     ctx.status = 204
   })
 

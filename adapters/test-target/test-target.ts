@@ -1,14 +1,18 @@
+import type Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
 import type { AppExtension } from '../http/extension.js'
 import type { Redact } from '../http/key-redaction.js'
 import { testTargetContract } from './contract.js'
+import { contractCoverage } from './contract-coverage.js'
 import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
 import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
 import { keptWhileOpen, registerMadeSandboxRoutes, SANDBOXES_PATH } from './made-sandboxes.js'
 import { perKeySandboxes } from './per-key-sandboxes.js'
-import { journalRequests, operationsOf, requestJournal } from './request-journal.js'
+import { journalRefusedCredentials } from './refused-credentials.js'
+import { type JournalOptions, journalRequests, keepingRequests, operationsOf, requestJournal } from './request-journal.js'
+import { registerReportRoute, SANDBOX_REPORT_PATH } from './sandbox-report.js'
 import {
   chooseSandbox,
   registerSandboxRoutes,
@@ -17,6 +21,9 @@ import {
   SANDBOX_REQUESTS_PATH,
   SANDBOX_RESET_PATH,
 } from './sandboxes.js'
+
+/** What an open inspector polls. */
+const READ_ONLY_PATHS = [SANDBOX_REQUESTS_PATH, SANDBOX_REQUEST_COUNT_PATH, SANDBOX_REPORT_PATH]
 
 export interface TestTargetOptions {
   /**
@@ -44,27 +51,41 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
   const sandboxes = options.sandboxes === undefined ? undefined : perKeySandboxes(options.sandboxes.space, options.sandboxes.madeKeys)
   // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the
   // sandboxes, and gone with a made sandbox.
-  const kept = sandboxes === undefined ? undefined : keptWhileOpen(sandboxes, requestJournal(), options.faults ? faultScripts() : undefined)
+  // What the report counts of the contract, since each sandbox was last reset: fed by the journal.
+  const coverage = sandboxes === undefined ? undefined : contractCoverage()
+  const kept =
+    sandboxes === undefined || coverage === undefined
+      ? undefined
+      : keptWhileOpen(sandboxes, coverage.noting(requestJournal()), options.faults ? faultScripts() : undefined, coverage)
   const journal = kept?.journal
   const scripts = kept?.scripts
+  const journalOptions = (router: Router): JournalOptions => ({ redact: options.redact, operationOf: operationsOf(router) })
   const shutdown = options.shutdown === undefined ? {} : { shutdown: options.shutdown }
   const forced = options.faults ? faults({ ...shutdown, ...(scripts === undefined ? {} : { scripts }) }) : undefined
   return {
     ...(sandboxes === undefined ? {} : { authenticator: sandboxes.madeKeys }),
+    ...(journal === undefined
+      ? {}
+      : {
+          beforeAuthentication: (router, authentication) =>
+            journalRefusedCredentials(keepingRequests(journal, journalOptions(router)), authentication),
+        }),
     afterAuthentication: (router): ReadonlyArray<Middleware> =>
-      journal === undefined ? [] : [journalRequests(journal, { redact: options.redact, operationOf: operationsOf(router) })],
+      journal === undefined ? [] : [journalRequests(keepingRequests(journal, journalOptions(router)))],
     beforeRouting: sandboxes === undefined ? [] : [chooseSandbox(sandboxes)],
     ...(forced === undefined ? {} : { beforeOperation: forced.before }),
     ...(forced?.afterBody === undefined ? {} : { afterCreateBody: forced.afterBody }),
-    registerRoutes: (router) => {
-      if (sandboxes === undefined || journal === undefined) return
+    registerRoutes: (router, served) => {
+      if (sandboxes === undefined || journal === undefined || coverage === undefined) return
       registerSandboxRoutes(router, {
         sandboxes,
         journal,
+        coverage,
         maxBodyBytes: options.maxBodyBytes,
         ...(scripts === undefined ? {} : { scripts }),
       })
       registerMadeSandboxRoutes(router, sandboxes)
+      registerReportRoute(router, { journal, coverage, served, faults: options.faults })
       registerInspectorRoutes(router)
     },
     links: {
@@ -75,13 +96,13 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
             sandboxes: SANDBOXES_PATH,
             sandboxReset: SANDBOX_RESET_PATH,
             sandboxRequests: SANDBOX_REQUESTS_PATH,
+            sandboxReport: SANDBOX_REPORT_PATH,
           }),
       ...(scripts === undefined ? {} : { sandboxFaults: SANDBOX_FAULTS_PATH }),
     },
-    // Reading a sandbox's journal (or counting in it) is not counted: an open inspector polls it, and a
-    // test's checks must not spend the key's quota.
-    uncounted: (ctx: Context) =>
-      journal !== undefined && ctx.method === 'GET' && (ctx.path === SANDBOX_REQUESTS_PATH || ctx.path === SANDBOX_REQUEST_COUNT_PATH),
+    // Reading a sandbox's journal (or counting in it, or its report) is not counted: an open inspector
+    // polls them, and a test's checks must not spend the key's quota.
+    uncounted: (ctx: Context) => journal !== undefined && ctx.method === 'GET' && READ_ONLY_PATHS.includes(ctx.path),
     contract: (document) => testTargetContract(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
   }
 }

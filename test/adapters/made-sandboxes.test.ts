@@ -4,6 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { madeKeys } from '../../adapters/auth/made-keys.js'
 import { faultScripts } from '../../adapters/test-target/fault-script.js'
+import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
 import { keptWhileOpen } from '../../adapters/test-target/made-sandboxes.js'
 import { type JournalEntry, requestJournal } from '../../adapters/test-target/request-journal.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
@@ -37,19 +38,23 @@ const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
   const sandboxes = perKeySandboxes(store.sandboxes, made)
   const journal = requestJournal()
   const scripts = faultScripts()
-  const kept = keptWhileOpen(sandboxes, journal, scripts)
-  /** What the service holds for a sandbox beside its store: its journal and fault script. */
-  const holdsFor = (sandbox: string): boolean => journal.list(sandbox, { headers: [] }, 100).length > 0 || scripts.get(sandbox).length > 0
+  const coverage = contractCoverage()
+  const kept = keptWhileOpen(sandboxes, coverage.noting(journal), scripts, coverage)
+  /** What the service holds for a sandbox beside its store: its journal, fault script and contract coverage. */
+  const holdsFor = (sandbox: string): boolean =>
+    journal.list(sandbox, { headers: [] }, 100).length > 0 ||
+    scripts.get(sandbox).length > 0 ||
+    coverage.of(sandbox, [{ operation: 'listPets', status: 200, codes: [] }], []).totals.responses.reached > 0
   return { store, made, sandboxes, kept, holdsFor }
 }
 
-/** A sandbox made, its key authenticated, and used as a request would: a create, a journal entry, a fault script. */
+/** A sandbox made, its key authenticated, and used as a request would: a create, a journal entry (and its coverage), a fault script. */
 const makeAndUse = async ({ sandboxes, kept }: ReturnType<typeof sandboxesWithState>): Promise<Client> => {
   const { key } = await run(sandboxes.make())
   const client = await run(sandboxes.madeKeys.authenticate(key))
   const useCases = await run(sandboxes.useCasesFor(client))
   await run(useCases.createPet(aNewPet()))
-  kept.journal.arrive(client.scope).record(anEntry('/v1/pets'))
+  kept.journal.arrive(client.scope).record({ ...anEntry('/v1/pets'), operation: 'listPets' })
   kept.scripts?.replace(client.scope, [{ operation: 'getPet', fault: '503', times: 1 }])
   return client
 }

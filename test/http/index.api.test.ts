@@ -26,6 +26,7 @@ Features('lists the inspector and the sandbox operations only with sandboxes on,
     sandboxes: '/v1/sandboxes',
     sandboxReset: '/v1/sandbox/reset',
     sandboxRequests: '/v1/sandbox/requests',
+    sandboxReport: '/v1/sandbox/report',
   }
   const configurations = [
     { options: { faults: true }, links: BASE_LINKS },

@@ -1,0 +1,33 @@
+import * as E from 'fp-ts/Either'
+import type { Authenticator, Client } from '../../src/domain/authenticator.js'
+import { API_KEY_CHARACTERS } from '../http/auth.js'
+import { REDACTED } from '../http/key-redaction.js'
+
+/** Names of authentication schemes: shown as sent, since they are what a client gets wrong. */
+const SCHEME = /^(?:bearer|basic|token|digest|apikey)$/i
+
+/**
+ * What a journal entry shows of Authorization values (several lines joined with `, `): their form,
+ * every word other than a scheme's name shown as `[redacted]`, so that no credential is ever kept,
+ * right or wrong, while `[redacted]` (no `Bearer`) or `Bearer Bearer [redacted]` still say what went
+ * wrong.
+ */
+export const authorizationForm = (values: ReadonlyArray<string>): string =>
+  values.map((value) => value.replace(/[^\s",]+/g, (word) => (SCHEME.test(word) ? word : REDACTED))).join(', ')
+
+/** How many words of refused Authorization values are tried as keys: a bound on the work a bad header costs. */
+const MAX_CANDIDATES = 4
+
+/**
+ * The client whose key appears among the words of Authorization values that authentication refused
+ * for their form (no `Bearer`, `Bearer` twice, two headers...), or undefined. Each word is checked
+ * as authentication checks a key (in constant time), never compared any other way.
+ */
+export const keyHolderIn = async (values: ReadonlyArray<string>, authenticator: Authenticator): Promise<Client | undefined> => {
+  const words = values.flatMap((value) => value.match(new RegExp(API_KEY_CHARACTERS, 'g')) ?? [])
+  for (const word of words.filter((each) => !SCHEME.test(each)).slice(0, MAX_CANDIDATES)) {
+    const client = await authenticator.authenticate(word)()
+    if (E.isRight(client)) return client.right
+  }
+  return undefined
+}

@@ -1,0 +1,150 @@
+import { OPERATIONS, type Operation } from './fault-script.js'
+import { answeredCode } from './answered-code.js'
+import type { JournalEntry, RequestJournal } from './request-journal.js'
+
+/** A response the served contract declares for a pet operation, and the error codes it may carry. */
+export interface DeclaredResponse {
+  readonly operation: Operation
+  readonly status: number
+  readonly codes: ReadonlyArray<string>
+}
+
+type Json = Readonly<Record<string, unknown>>
+
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** `value`, or what its local `$ref` (`#/components/...`) names in `document`. */
+const resolved = (document: Json, value: unknown): Json | undefined => {
+  if (!isJson(value) || typeof value.$ref !== 'string') return isJson(value) ? value : undefined
+  const target = value.$ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((at, name) => (isJson(at) ? at[name] : undefined), document)
+  return isJson(target) ? target : undefined
+}
+
+/**
+ * The values a schema allows an Error's `code`: a `const` or an `enum`, here and in each `allOf`
+ * member, which all hold at once; undefined when nothing restricts it (no Error, or any code).
+ */
+const codesOf = (document: Json, schema: unknown): ReadonlyArray<string> | undefined => {
+  const at = resolved(document, schema)
+  if (at === undefined) return undefined
+  const code = resolved(document, resolved(document, at.properties)?.code)
+  const own: unknown[] | undefined = code?.const !== undefined ? [code.const] : Array.isArray(code?.enum) ? code.enum : undefined
+  const members = Array.isArray(at.allOf) ? at.allOf.map((member) => codesOf(document, member)) : []
+  return [own?.filter((each): each is string => typeof each === 'string'), ...members].reduce<ReadonlyArray<string> | undefined>(
+    (allowed, more) => (more === undefined ? allowed : allowed === undefined ? more : more.filter((each) => allowed.includes(each))),
+    undefined,
+  )
+}
+
+/** Every response the contract declares for the pet operations, in operation then status order. */
+export const declaredResponses = (document: Json): ReadonlyArray<DeclaredResponse> => {
+  const declared: DeclaredResponse[] = []
+  for (const item of Object.values(resolved(document, document.paths) ?? {})) {
+    for (const operation of Object.values(resolved(document, item) ?? {})) {
+      const described = resolved(document, operation)
+      const id = described?.operationId
+      if (!OPERATIONS.some((each) => each === id)) continue
+      for (const [status, response] of Object.entries(resolved(document, described?.responses) ?? {})) {
+        const content = resolved(document, resolved(document, response)?.content)
+        const schema = resolved(document, content?.['application/json'])?.schema
+        if (/^\d{3}$/.test(status))
+          declared.push({ operation: id as Operation, status: Number(status), codes: codesOf(document, schema) ?? [] })
+      }
+    }
+  }
+  return declared.sort((one, other) => OPERATIONS.indexOf(one.operation) - OPERATIONS.indexOf(other.operation) || one.status - other.status)
+}
+
+export interface Total {
+  readonly declared: number
+  readonly reached: number
+}
+
+/** Which of the contract's responses, error codes and faults a sandbox's requests reached. */
+export interface Coverage {
+  readonly responses: ReadonlyArray<{
+    readonly operation: Operation
+    readonly status: number
+    readonly reached: boolean
+    readonly codes: ReadonlyArray<{ readonly code: string; readonly reached: boolean }>
+  }>
+  readonly faults: ReadonlyArray<{ readonly fault: string; readonly reached: boolean }>
+  readonly totals: { readonly responses: Total; readonly codes: Total; readonly faults: Total }
+}
+
+/** What a sandbox's requests reached since it was last reset: kept apart from its journal, which holds only the newest. */
+export interface ContractCoverage {
+  /** Notes what every request that arrives from now on reaches, until the sandbox is reset. */
+  readonly noting: (journal: RequestJournal) => RequestJournal
+  readonly of: (sandbox: string, declared: ReadonlyArray<DeclaredResponse>, faults: ReadonlyArray<string>) => Coverage
+  readonly clear: (sandbox: string) => void
+}
+
+const responseKey = (operation: string, status: number, code?: string): string =>
+  `${operation} ${status}${code === undefined ? '' : ` ${code}`}`
+const faultKey = (fault: string): string => `fault ${fault}`
+
+/** The keys of what an answered request reached: its operation and status, its error code, its fault. */
+const reachedBy = (entry: Omit<JournalEntry, 'sequence'>): ReadonlyArray<string> => {
+  const code = answeredCode(entry)
+  return [
+    ...(entry.operation === null || entry.status === null ? [] : [responseKey(entry.operation, entry.status)]),
+    ...(entry.operation === null || entry.status === null || code === undefined ? [] : [responseKey(entry.operation, entry.status, code)]),
+    ...(entry.fault === null ? [] : [faultKey(entry.fault)]),
+  ]
+}
+
+const total = (reached: ReadonlyArray<boolean>): Total => ({ declared: reached.length, reached: reached.filter(Boolean).length })
+
+/**
+ * Contract coverage per sandbox, in memory: a set of what was reached, bounded by the contract's
+ * size whatever the number of requests. A request that arrived before a reset and ends after it adds
+ * to the set the reset discarded, as its journal entry goes with the journal it arrived in.
+ */
+export const contractCoverage = (): ContractCoverage => {
+  const reached = new Map<string, Set<string>>()
+  const setOf = (sandbox: string): Set<string> => {
+    const set = reached.get(sandbox) ?? new Set<string>()
+    reached.set(sandbox, set)
+    return set
+  }
+  return {
+    noting: (journal) => ({
+      ...journal,
+      arrive: (sandbox) => {
+        const place = journal.arrive(sandbox)
+        const set = setOf(sandbox)
+        return {
+          ...place,
+          record: (entry) => {
+            for (const key of reachedBy(entry)) set.add(key)
+            place.record(entry)
+          },
+        }
+      },
+    }),
+    of: (sandbox, declared, faults) => {
+      const set = reached.get(sandbox) ?? new Set<string>()
+      const responses = declared.map(({ operation, status, codes }) => ({
+        operation,
+        status,
+        reached: set.has(responseKey(operation, status)),
+        codes: codes.map((code) => ({ code, reached: set.has(responseKey(operation, status, code)) })),
+      }))
+      const faultsReached = faults.map((fault) => ({ fault, reached: set.has(faultKey(fault)) }))
+      return {
+        responses,
+        faults: faultsReached,
+        totals: {
+          responses: total(responses.map((response) => response.reached)),
+          codes: total(responses.flatMap((response) => response.codes.map((code) => code.reached))),
+          faults: total(faultsReached.map((fault) => fault.reached)),
+        },
+      }
+    },
+    clear: (sandbox) => void reached.delete(sandbox),
+  }
+}
