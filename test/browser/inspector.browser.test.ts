@@ -114,6 +114,15 @@ withChromium(
       )
     })
 
+    Inspector('shows the report beside the journal: the findings, and what of the contract is reached', async ({ api, page, errors }) => {
+      assert.is((await api.request('GET', '/v1/pets/1')).status, 404)
+      await page.locator('#findings').getByText('deprecated_operation_used (#1)').waitFor({ timeout: SHOWN_WITHIN_MS })
+      assert.match(await page.locator('#coverage').innerText(), /^Reached 1 of \d+ responses, 1 of \d+ error codes, 0 of \d+ faults\.$/)
+      assert.match((await page.locator('#unreached').textContent()) ?? '', 'createPet 400 invalid_body')
+      assert.not.match((await page.locator('#unreached').textContent()) ?? '', 'getPet 404 not_found')
+      assert.equal(errors, [])
+    })
+
     Inspector('loads without a key, keeps the key only in the tab, and obeys the reference page’s CSP', async ({ api, page }) => {
       const response = await page.request.get(`${api.baseUrl}/sandbox`)
       assert.is(response.status(), 200)

@@ -1,5 +1,5 @@
-// The sandbox inspector: the journal of one API key's sandbox, refreshed every second, filtered as
-// the user chooses, and its fault script. The key stays in this tab's session storage and is sent
+// The sandbox inspector: the journal of one API key's sandbox and its report, refreshed every
+// second, the journal filtered as the user chooses, and its fault script. The key stays in this tab's session storage and is sent
 // only to this origin.
 'use strict'
 
@@ -63,6 +63,32 @@ const render = () => {
   showEntry()
 }
 
+const item = (text) => {
+  const li = document.createElement('li')
+  li.textContent = text
+  return li
+}
+
+/** The report beside the journal: its findings, the coverage totals, and what is not reached yet. */
+const renderReport = (report) => {
+  const findings = report?.findings ?? []
+  $('findings').replaceChildren(
+    ...(findings.length === 0
+      ? [item('No findings.')]
+      : findings.map((finding) => item(`${finding.code} (#${finding.sequences.join(', #')}): ${finding.message}`))),
+  )
+  const totals = report?.coverage.totals
+  $('coverage').textContent =
+    totals === undefined
+      ? ''
+      : `Reached ${totals.responses.reached} of ${totals.responses.declared} responses, ${totals.codes.reached} of ${totals.codes.declared} error codes, ${totals.faults.reached} of ${totals.faults.declared} faults.`
+  const unreached = (report?.coverage.responses ?? []).flatMap((response) => [
+    ...(response.reached ? [] : [`${response.operation} ${response.status}`]),
+    ...response.codes.filter((code) => !code.reached).map((code) => `${response.operation} ${response.status} ${code.code}`),
+  ])
+  $('unreached').replaceChildren(...unreached.map(item))
+}
+
 const FILTERS = ['method', 'operation', 'status']
 
 /** The filters chosen, as [name, value] pairs: the service checks them, and says what it refuses. */
@@ -77,10 +103,14 @@ const refresh = async () => {
   const latest = refreshes
   try {
     const chosen = chosenFilters()
-    const answer = await call('GET', `/v1/sandbox/requests?${new URLSearchParams([['limit', '100'], ...chosen])}`)
+    const [answer, report] = await Promise.all([
+      call('GET', `/v1/sandbox/requests?${new URLSearchParams([['limit', '100'], ...chosen])}`),
+      call('GET', '/v1/sandbox/report'),
+    ])
     if (latest !== refreshes) return
     entries = answer.status === 200 ? answer.json : []
     render()
+    renderReport(report.status === 200 ? report.json : null)
     if (answer.status !== 200) return say(`The journal answered ${answer.status}: ${answer.json?.message ?? answer.text}`, true)
     const requests = `${entries.length} request${entries.length === 1 ? '' : 's'}`
     const shown = chosen.length > 0 ? `${requests} with ${chosen.map(([name, value]) => `${name} ${value}`).join(', ')}` : requests
