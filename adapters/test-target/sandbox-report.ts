@@ -4,12 +4,20 @@ import { unauthorized } from '../../src/domain/errors.js'
 import type { AuthState } from '../http/auth.js'
 import { sendFailure } from '../http/error-response.js'
 import { JSON_TYPE } from '../http/etag.js'
-import { type ContractCoverage, declaredResponses } from './contract-coverage.js'
+import { type ContractCoverage, type Coverage, declaredResponses } from './contract-coverage.js'
 import { FAULT_NAMES } from './fault-script.js'
-import { findingsOf } from './findings.js'
+import { type Finding, findingsOf } from './findings.js'
 import type { RequestJournal } from './request-journal.js'
 
 export const SANDBOX_REPORT_PATH = '/v1/sandbox/report'
+
+/** What GET /v1/sandbox/report answers (the contract's SandboxReport). */
+export interface SandboxReport {
+  /** How many requests the journal keeps, and how many it let go to keep the newest. */
+  readonly journal: { readonly kept: number; readonly dropped: number }
+  readonly findings: ReadonlyArray<Finding>
+  readonly coverage: Coverage
+}
 
 export interface ReportOptions {
   readonly journal: RequestJournal
@@ -33,10 +41,11 @@ export const registerReportRoute = (router: Router, { journal, coverage, served,
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
     const kept = journal.kept(client.scope)
     ctx.type = JSON_TYPE
-    ctx.body = JSON.stringify({
+    const report: SandboxReport = {
       journal: { kept: kept.entries.length, dropped: kept.dropped },
       findings: findingsOf(kept.entries),
       coverage: coverage.of(client.scope, declared, faultNames),
-    })
+    }
+    ctx.body = JSON.stringify(report)
   })
 }

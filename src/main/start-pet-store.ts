@@ -2,12 +2,13 @@ import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
 import pino from 'pino'
 import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
+import type { SandboxReport } from '../../adapters/test-target/sandbox-report.js'
 import { readConfig } from './config.js'
 import { generateKey } from './main.js'
 import { startService } from './service.js'
 import { openStore } from './store.js'
 
-export type { JournalEntry }
+export type { JournalEntry, SandboxReport }
 
 /** How `startPetStore` starts the service; sandboxes are always on. */
 export interface PetStoreOptions {
@@ -41,6 +42,8 @@ export interface Sandbox {
   readonly journal: (filters?: JournalFilters) => Promise<ReadonlyArray<JournalEntry>>
   /** `GET /v1/sandbox/requests/count` with these filters. */
   readonly count: (filters?: JournalFilters) => Promise<number>
+  /** `GET /v1/sandbox/report`: what the client did that it should not have, and what of the contract it reached. */
+  readonly report: () => Promise<SandboxReport>
 }
 
 /** The service running in this process, and the sandbox of its own key. */
@@ -54,6 +57,7 @@ export interface PetStore extends Sandbox {
 }
 
 const Entries = t.array(t.UnknownRecord)
+const Report = t.type({ journal: t.UnknownRecord, findings: t.array(t.UnknownRecord), coverage: t.UnknownRecord })
 const Count = t.type({ count: t.number })
 const NewSandbox = t.type({ key: t.string })
 
@@ -91,6 +95,8 @@ const sandboxOf = (url: string, key: string): Sandbox => ({
   journal: async (filters = {}) =>
     (await call(url, key, 'GET', `/v1/sandbox/requests${queryOf(filters)}`, 200, Entries)) as unknown as ReadonlyArray<JournalEntry>,
   count: async (filters = {}) => (await call(url, key, 'GET', `/v1/sandbox/requests/count${queryOf(filters)}`, 200, Count)).count,
+  // Checked here for its three parts only, like the journal's entries.
+  report: async () => (await call(url, key, 'GET', '/v1/sandbox/report', 200, Report)) as unknown as SandboxReport,
 })
 
 /**
