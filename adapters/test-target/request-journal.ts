@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import type Router from '@koa/router'
 import type { Middleware } from 'koa'
+import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-script.js'
 import type { FaultState } from './faults.js'
 import { type KeptBody, keptFromBytes, keptFromText, type TappedBody, tapBody } from './journal-body.js'
@@ -23,6 +24,7 @@ export interface JournalEntry {
   /** Its place in the order the sandbox's requests arrived in: 1, 2, 3... since the journal was last cleared. */
   readonly sequence: number
   readonly id: string
+  /** When the request arrived, by its sandbox's clock. */
   readonly time: string
   readonly method: string
   readonly path: string
@@ -120,6 +122,8 @@ export interface JournalOptions {
   readonly redact: Redact
   /** The pet operation a request's method and path name (operationsOf). */
   readonly operationOf: (method: string, path: string) => Operation | null
+  /** Each sandbox's clock, which dates its entries (their durations are real time). */
+  readonly clockOf: (sandbox: string) => Clock
 }
 
 const isOperation = (name: string | undefined): name is Operation => (OPERATIONS as ReadonlyArray<string | undefined>).includes(name)
@@ -163,7 +167,7 @@ const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Re
  * was reset before an answer has no status and no answer. No configured key is kept, wherever it was
  * sent: a key in a header, the URL or a body, or an id or body the answer echoed, is `[redacted]`.
  */
-export const journalRequests = (journal: RequestJournal, { redact, operationOf }: JournalOptions): Middleware<FaultState> => {
+export const journalRequests = (journal: RequestJournal, { redact, operationOf, clockOf }: JournalOptions): Middleware<FaultState> => {
   return async (ctx, next) => {
     const sandbox = ctx.state.client?.scope
     if (sandbox === undefined || SANDBOX_PATHS.test(ctx.path)) {
@@ -171,7 +175,7 @@ export const journalRequests = (journal: RequestJournal, { redact, operationOf }
       return
     }
     const place = journal.arrive(sandbox)
-    const started = Date.now()
+    const started = clockOf(sandbox).now()
     const startedAt = performance.now()
     const operation = operationOf(ctx.method, ctx.path)
     const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)

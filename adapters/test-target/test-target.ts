@@ -52,7 +52,9 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
   return {
     ...(sandboxes === undefined ? {} : { authenticator: sandboxes.madeKeys }),
     afterAuthentication: (router): ReadonlyArray<Middleware> =>
-      journal === undefined ? [] : [journalRequests(journal, { redact: options.redact, operationOf: operationsOf(router) })],
+      journal === undefined || sandboxes === undefined
+        ? []
+        : [journalRequests(journal, { redact: options.redact, operationOf: operationsOf(router), clockOf: sandboxes.clockOf })],
     beforeRouting: sandboxes === undefined ? [] : [chooseSandbox(sandboxes)],
     ...(forced === undefined ? {} : { beforeOperation: forced.before }),
     ...(forced?.afterBody === undefined ? {} : { afterCreateBody: forced.afterBody }),
