@@ -8,6 +8,7 @@ import { faults } from './faults.js'
 import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
 import { keptWhileOpen, registerMadeSandboxRoutes, SANDBOXES_PATH } from './made-sandboxes.js'
 import { perKeySandboxes } from './per-key-sandboxes.js'
+import { registerSandboxClockRoutes, SANDBOX_CLOCK_PATH } from './sandbox-clock.js'
 import { journalRequests, operationsOf, requestJournal } from './request-journal.js'
 import {
   chooseSandbox,
@@ -66,6 +67,7 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
         maxBodyBytes: options.maxBodyBytes,
         ...(scripts === undefined ? {} : { scripts }),
       })
+      registerSandboxClockRoutes(router, { sandboxes, maxBodyBytes: options.maxBodyBytes })
       registerMadeSandboxRoutes(router, sandboxes)
       registerInspectorRoutes(router)
     },
@@ -76,14 +78,17 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
             inspector: INSPECTOR_PATH,
             sandboxes: SANDBOXES_PATH,
             sandboxReset: SANDBOX_RESET_PATH,
+            sandboxClock: SANDBOX_CLOCK_PATH,
             sandboxRequests: SANDBOX_REQUESTS_PATH,
           }),
       ...(scripts === undefined ? {} : { sandboxFaults: SANDBOX_FAULTS_PATH }),
     },
     // Reading a sandbox's journal (or counting in it) is not counted: an open inspector polls it, and a
-    // test's checks must not spend the key's quota.
+    // test's checks must not spend the key's quota. Nor is its clock: a client at its limit moves it past the window.
     uncounted: (ctx: Context) =>
-      journal !== undefined && ctx.method === 'GET' && (ctx.path === SANDBOX_REQUESTS_PATH || ctx.path === SANDBOX_REQUEST_COUNT_PATH),
+      journal !== undefined &&
+      ((ctx.method === 'GET' && (ctx.path === SANDBOX_REQUESTS_PATH || ctx.path === SANDBOX_REQUEST_COUNT_PATH)) ||
+        ctx.path === SANDBOX_CLOCK_PATH),
     contract: (document) => testTargetContract(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
   }
 }

@@ -50,23 +50,36 @@ GeneratedClient('by default has exactly listPets, createPet, getPet and the docu
   assert.equal(requestHeaders(file, 'createPet'), ['Idempotency-Key'])
 })
 
-GeneratedClient('with sandboxes can also make and end sandboxes, reset its sandbox, read its request journal and count in it', async () => {
-  const file = await generatedTypes({ sandboxes: true, faults: false })
-  assert.equal(callable(file), [
-    'GET /pets',
-    'POST /pets',
-    'GET /pets/{petId}',
-    'GET /openapi.json',
-    'POST /sandboxes',
-    'DELETE /sandbox',
-    'POST /sandbox/reset',
-    'GET /sandbox/requests',
-    'DELETE /sandbox/requests',
-    'GET /sandbox/requests/count',
-  ])
-  for (const name of ['createSandbox', 'deleteSandbox', 'resetSandbox', 'listSandboxRequests', 'countSandboxRequests'])
-    assert.ok(operationNames(file).includes(name), name)
-})
+GeneratedClient(
+  'with sandboxes can also make and end sandboxes, reset its sandbox, read and advance its clock, read its request journal and count in it',
+  async () => {
+    const file = await generatedTypes({ sandboxes: true, faults: false })
+    assert.equal(callable(file), [
+      'GET /pets',
+      'POST /pets',
+      'GET /pets/{petId}',
+      'GET /openapi.json',
+      'POST /sandboxes',
+      'DELETE /sandbox',
+      'POST /sandbox/reset',
+      'GET /sandbox/clock',
+      'POST /sandbox/clock',
+      'GET /sandbox/requests',
+      'DELETE /sandbox/requests',
+      'GET /sandbox/requests/count',
+    ])
+    for (const name of [
+      'createSandbox',
+      'deleteSandbox',
+      'resetSandbox',
+      'getSandboxClock',
+      'advanceSandboxClock',
+      'listSandboxRequests',
+      'countSandboxRequests',
+    ])
+      assert.ok(operationNames(file).includes(name), name)
+  },
+)
 
 GeneratedClient('with sandboxes and faults can also script failures', async () => {
   const file = await generatedTypes({ sandboxes: true, faults: true })
