@@ -1,8 +1,11 @@
+import { pipe } from 'fp-ts/function'
+import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { MAX_ADVANCE_MS, MAX_AHEAD_MS } from '../../adapters/test-target/sandbox-clock.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
-import { SEED } from '../support/sandbox-spaces.js'
+import { aNewPet } from '../support/pet-builder.js'
+import { gate, idsOf, SEED, SEEDED_IDS, withSandboxPets } from '../support/sandbox-spaces.js'
 import { type ApiResponse, OTHER_KEY, type RunningApi } from '../support/start-api.js'
 
 const HOUR_MS = 60 * 60 * 1000
@@ -150,4 +153,105 @@ Clock('Every method but GET, HEAD and POST on /v1/sandbox/clock is 405 with Allo
   }
 })
 
+Clock("The journal dates a request by its sandbox's clock, and keeps no request to the clock itself", async ({ api }) => {
+  await advance(api, DAY_MS)
+  await api.request('GET', '/v1/pets')
+  await api.request('GET', '/v1/pets', { key: OTHER_KEY })
+  const [mine] = (await api.request('GET', '/v1/sandbox/requests')).body as ReadonlyArray<{ time: string; path: string }>
+  const [theirs] = (await api.request('GET', '/v1/sandbox/requests', { key: OTHER_KEY })).body as ReadonlyArray<{ time: string }>
+  assert.is(mine?.path, '/v1/pets')
+  assertAhead({ now: mine?.time ?? '', advancedMs: DAY_MS }, DAY_MS)
+  assertAhead({ now: theirs?.time ?? '', advancedMs: 0 }, 0)
+  assert.is(((await api.request('GET', '/v1/sandbox/requests/count')).body as { count: number }).count, 1)
+})
+
 Clock.run()
+
+/**
+ * The sandboxes of a memory store whose first `count` creates each wait at a gate of their own, in
+ * the order they reach the store; later creates pass at once.
+ */
+const gatedCreates = (count: number) => {
+  const store = memoryStore(SEED)
+  const gates = Array.from({ length: count }, gate)
+  let reached = 0
+  const space = withSandboxPets(store.sandboxes, (pets) => ({
+    ...pets,
+    insert: (draft, createId) => {
+      const held = gates[reached]
+      reached += 1
+      return pipe(
+        TE.fromTask(held?.pass ?? (async () => undefined)),
+        TE.flatMap(() => pets.insert(draft, createId)),
+      )
+    },
+  }))
+  return { space, gates }
+}
+
+const held = gatedCreates(2)
+const Stalled = apiSuite("PETSTORE_SANDBOXES=per-key: an Idempotency-Key's lease on the sandbox's clock", { sandboxes: held.space })
+
+Stalled(
+  "Advancing a sandbox's clock by 31 s lets a stalled claim be taken over at once and leaves another sandbox's claims untouched",
+  async ({ api }) => {
+    const [gateA, gateB] = held.gates
+    if (gateA === undefined || gateB === undefined) throw new Error('two gates')
+    const headers = { 'idempotency-key': 'stalled-create' }
+    const body = aNewPet({ name: 'Stalled' })
+    const stalledA = api.request('POST', '/v1/pets', { body, headers })
+    // Should the test fail before awaiting them, closing the server must not crash the whole run.
+    stalledA.catch(() => undefined)
+    await gateA.atGate
+    const stalledB = api.request('POST', '/v1/pets', { body, headers, key: OTHER_KEY })
+    stalledB.catch(() => undefined)
+    await gateB.atGate
+    assertError(await api.request('POST', '/v1/pets', { body, headers }), 409, 'idempotency_key_in_use')
+    assertError(await api.request('POST', '/v1/pets', { body, headers, key: OTHER_KEY }), 409, 'idempotency_key_in_use')
+
+    await advance(api, 31_000)
+    const takenOver = await api.request('POST', '/v1/pets', { body, headers })
+    assert.is(takenOver.status, 201, takenOver.text)
+    assert.equal(takenOver.body, { id: 6, ...body })
+    assertError(await api.request('POST', '/v1/pets', { body, headers, key: OTHER_KEY }), 409, 'idempotency_key_in_use')
+
+    // The stalled insert, under the same create id, finds the pet the takeover stored: never a second pet.
+    gateA.open()
+    assertError(await stalledA, 500, 'internal_error')
+    assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), [...SEEDED_IDS, 6])
+    gateB.open()
+    assert.is((await stalledB).status, 201)
+    assert.equal(idsOf((await api.request('GET', '/v1/pets', { key: OTHER_KEY })).body), [...SEEDED_IDS, 6])
+  },
+)
+
+Stalled.run()
+
+/** A memory store on a clock that stands still 30 s into a window: only an advance ends it, never a busy machine. */
+const standingStore = () => memoryStore(SEED, { clock: { now: () => 30_000 } })
+
+const RateLimited = apiSuite("PETSTORE_SANDBOXES=per-key, PETSTORE_RATE_LIMIT=3: windows on the sandbox's clock", () => {
+  const store = standingStore()
+  return { sandboxes: store.sandboxes, rateLimit: { limit: 3, counter: store.rateLimits } }
+})
+
+RateLimited(
+  "A rate-limit window ends when the sandbox's clock passes it, and no other sandbox's; the clock itself is not counted",
+  async ({ api }) => {
+    for (const key of [undefined, OTHER_KEY]) {
+      for (let used = 0; used < 3; used += 1)
+        assert.is((await api.request('GET', '/v1/pets', key === undefined ? {} : { key })).status, 200)
+      assertError(await api.request('GET', '/v1/pets', key === undefined ? {} : { key }), 429, 'rate_limited')
+    }
+    const advanced = await api.request('POST', '/v1/sandbox/clock', { body: { advance: 60_000 } })
+    assert.is(advanced.status, 200)
+    assert.is(advanced.headers.get('ratelimit'), null)
+    assert.is((await api.request('GET', '/v1/sandbox/clock')).status, 200)
+    const answered = await api.request('GET', '/v1/pets')
+    assert.is(answered.status, 200)
+    assert.match(answered.headers.get('ratelimit') ?? '', /^"default";r=2;t=\d+$/)
+    assertError(await api.request('GET', '/v1/pets', { key: OTHER_KEY }), 429, 'rate_limited')
+  },
+)
+
+RateLimited.run()
