@@ -34,12 +34,9 @@ const Advance = ruleCodec<number>('Advance', (input) => {
 
 const ClockAdvance = t.type({ advance: Advance })
 
-const isJsonObject = (input: unknown): input is Readonly<Record<string, unknown>> =>
-  typeof input === 'object' && input !== null && !Array.isArray(input)
-
 /** The milliseconds a POST body asks to advance by, or every problem with it: an unknown field is a mistake, never ignored. */
-export const decodeClockAdvance = (body: unknown): E.Either<ReadonlyArray<string>, number> => {
-  if (!isJsonObject(body)) return E.left(['the body must be a JSON object: {"advance": <milliseconds>}'])
+const decodeClockAdvance = (body: unknown): E.Either<ReadonlyArray<string>, number> => {
+  if (!t.UnknownRecord.is(body)) return E.left(['the body must be a JSON object: {"advance": <milliseconds>}'])
   const unknown = Object.keys(body)
     .filter((field) => field !== 'advance')
     .map((field) => `${echoed(field)}: is not a field of a clock advance (advance)`)

@@ -104,6 +104,13 @@ Clock(
   },
 )
 
+Clock('The contract states the bounds of an advance and of a clock that the service holds to', async ({ api }) => {
+  type Schema = { properties: Record<string, { maximum?: number }> }
+  const schemas = (api.contract as { components: { schemas: Record<string, Schema> } }).components.schemas
+  assert.is(schemas.SandboxClockAdvance?.properties.advance?.maximum, MAX_ADVANCE_MS)
+  assert.is(schemas.SandboxClock?.properties.advancedMs?.maximum, MAX_AHEAD_MS)
+})
+
 Clock("A reset puts the sandbox's clock back to real time", async ({ api }) => {
   await advance(api, DAY_MS)
   assert.is((await api.request('POST', '/v1/sandbox/reset')).status, 204)
