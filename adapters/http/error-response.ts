@@ -179,6 +179,8 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       })
     case 'InvalidFaultScript':
       return response(400, 'invalid_body', `invalid fault script: ${listed(failure.problems)}`)
+    case 'InvalidClockAdvance':
+      return response(400, 'invalid_body', `invalid clock advance: ${listed(failure.problems)}`)
     case 'ForcedFailure':
       return forcedResponse(failure)
     case 'SandboxLimitReached':

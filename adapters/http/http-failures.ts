@@ -32,6 +32,7 @@ export type HttpFailure =
   | { readonly _tag: 'TunnelRefused' }
   | { readonly _tag: 'DuplicateAuthorization' }
   | { readonly _tag: 'InvalidFaultScript'; readonly problems: ReadonlyArray<string> }
+  | { readonly _tag: 'InvalidClockAdvance'; readonly problems: ReadonlyArray<string> }
   | { readonly _tag: 'ForcedFailure'; readonly status: ForcedStatus; readonly by: FaultSource; readonly retryAfterSeconds?: number }
   | SandboxLimitReached
   | ConfiguredSandbox
@@ -64,6 +65,7 @@ export const expectationFailed: HttpFailure = { _tag: 'ExpectationFailed' }
 export const tunnelRefused: HttpFailure = { _tag: 'TunnelRefused' }
 export const duplicateAuthorization: HttpFailure = { _tag: 'DuplicateAuthorization' }
 export const invalidFaultScript = (problems: ReadonlyArray<string>): HttpFailure => ({ _tag: 'InvalidFaultScript', problems })
+export const invalidClockAdvance = (problems: ReadonlyArray<string>): HttpFailure => ({ _tag: 'InvalidClockAdvance', problems })
 export const rateLimited = (retryAfterSeconds: number): HttpFailure => ({ _tag: 'RateLimited', retryAfterSeconds })
 export const forcedFailure = (status: ForcedStatus, by: FaultSource = 'prefer', retryAfterSeconds?: number): HttpFailure =>
   retryAfterSeconds === undefined ? { _tag: 'ForcedFailure', status, by } : { _tag: 'ForcedFailure', status, by, retryAfterSeconds }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import * as TE from 'fp-ts/TaskEither'
+import { realClock } from '../../src/domain/clock.js'
 import { storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
@@ -30,7 +31,7 @@ interface MemoryRecord {
 export const memoryIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
-  now = Date.now,
+  clock = realClock,
 }: IdempotencyTimes = {}): IdempotencyStore => {
   const records = new Map<string, MemoryRecord>()
 
@@ -47,7 +48,7 @@ export const memoryIdempotencyStore = ({
   }
 
   const claim = (scope: string, fingerprint: string): IdempotencyClaim => {
-    const time = now()
+    const time = clock.now()
     sweep(time)
     const record = records.get(scope)
     if (record?.pet !== undefined) return { kind: 'completed', fingerprint: record.fingerprint, pet: record.pet }
@@ -72,7 +73,7 @@ export const memoryIdempotencyStore = ({
     complete: (scope, token, fingerprint, pet) => {
       const record = heldBy(scope, token)
       return record !== undefined
-        ? TE.right(write(scope, { ...record, fingerprint, pet, expiresAt: now() + recordTtlMs }))
+        ? TE.right(write(scope, { ...record, fingerprint, pet, expiresAt: clock.now() + recordTtlMs }))
         : TE.left(
             storeFailed(`complete idempotency key: the claim was lost before pet ${pet.id} was recorded (its ${leaseMs} ms lease ran out)`),
           )

@@ -1,26 +1,52 @@
 import * as TE from 'fp-ts/TaskEither'
+import { type Clock, realClock } from '../../src/domain/clock.js'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 
+export interface MemoryRateLimitOptions {
+  /** The clock each scope's windows are aligned on: a sandbox's own, which its client moves; the real one by default. */
+  readonly clockOf?: (scope: string) => Clock
+}
+
+/** One scope's count, in the window it was last hit in. */
+interface Count {
+  readonly windowMs: number
+  readonly index: number
+  readonly count: number
+}
+
+/** The fewest counts held before any is swept: a few clients cost no sweep at all. */
+const MIN_SWEEP_SIZE = 64
+
 /**
- * The RateLimitCounter port in process memory: one count per scope in the current window, per
- * instance. Windows are aligned on the clock, so every count starts again at once and the map is
- * replaced: memory stays bounded by the clients active in one window.
+ * The RateLimitCounter port in process memory: one count per scope, per instance, in the windows
+ * of that scope's clock (so each sandbox counts on its own clock, however far it was moved). A
+ * count whose window has ended is dropped once the counts held have doubled since the last sweep:
+ * a clock only moves forward, so an ended window never comes back, and memory stays bounded by
+ * twice the clients active in one window (at least MIN_SWEEP_SIZE), at a constant cost per hit
+ * on average.
  */
-export const memoryRateLimitCounter = ({ now = Date.now }: { readonly now?: () => number } = {}): RateLimitCounter => {
-  let current = ''
-  let counts = new Map<string, number>()
+export const memoryRateLimitCounter = ({ clockOf = () => realClock }: MemoryRateLimitOptions = {}): RateLimitCounter & {
+  /** How many counts are held: what stays bounded as clients come and go. */
+  readonly size: () => number
+} => {
+  const counts = new Map<string, Count>()
+  let sweepAt = MIN_SWEEP_SIZE
+  const sweep = (): void => {
+    for (const [scope, { windowMs, index }] of counts) {
+      if (clockOf(scope).now() >= (index + 1) * windowMs) counts.delete(scope)
+    }
+    sweepAt = Math.max(MIN_SWEEP_SIZE, 2 * counts.size)
+  }
   return {
     hit: (scope, windowMs) => {
-      const time = now()
+      if (counts.size >= sweepAt) sweep()
+      const time = clockOf(scope).now()
       const index = Math.floor(time / windowMs)
-      const window = `${windowMs}:${index}`
-      if (window !== current) {
-        current = window
-        counts = new Map()
-      }
-      const count = (counts.get(scope) ?? 0) + 1
-      counts.set(scope, count)
+      const held = counts.get(scope)
+      const count = held !== undefined && held.windowMs === windowMs && held.index === index ? held.count + 1 : 1
+      counts.set(scope, { windowMs, index, count })
       return TE.right({ count, resetMs: (index + 1) * windowMs - time })
     },
+    size: () => counts.size,
   }
 }

@@ -1,7 +1,8 @@
 import * as TE from 'fp-ts/TaskEither'
+import { type Clock, realClock } from '../../src/domain/clock.js'
 import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { SandboxClock, SandboxSpace } from '../../src/ports/sandboxes.js'
 import type { Store, StorePorts } from '../../src/ports/store.js'
 import { memoryIdempotencyStore } from './memory-idempotency-store.js'
 import { memoryPetRepository } from './memory-pet-repository.js'
@@ -12,16 +13,30 @@ import { memoryRateLimitCounter } from './memory-rate-limit-counter.js'
  * is dropped, each starting from `seed`. A reset replaces a sandbox's ports with fresh ones in one
  * step, so a request that began before it keeps the old ports to its end and one that begins after
  * sees only the new: never a mix, and what a create in flight writes lands in the discarded set.
+ *
+ * Everything reads `times.clock` (the real one unless a test passes another), a sandbox's idempotency
+ * records and the rate-limit counts of a scope as far ahead of it as the sandbox of that name
+ * was advanced: a scope that is no sandbox's, or whose sandbox was never advanced, reads it as is.
  */
 export const memoryStore = (
   seed: ReadonlyArray<PetDraft> = [],
   times: IdempotencyTimes = {},
 ): Store & { readonly sandboxes: SandboxSpace & { readonly size: () => number } } => {
-  const fresh = (): StorePorts => ({ pets: memoryPetRepository(seed), idempotency: memoryIdempotencyStore(times) })
-  const shared = fresh()
+  const base = times.clock ?? realClock
+  /** How far each sandbox's clock was advanced since it was made or last reset; absent: not at all. */
+  const advanced = new Map<string, number>()
+  const clockOf = (sandbox: string): SandboxClock => ({
+    now: () => base.now() + (advanced.get(sandbox) ?? 0),
+    advancedMs: () => advanced.get(sandbox) ?? 0,
+  })
+  const fresh = (clock: Clock): StorePorts => ({
+    pets: memoryPetRepository(seed),
+    idempotency: memoryIdempotencyStore({ ...times, clock }),
+  })
+  const shared = fresh(base)
   const sandboxes = new Map<string, StorePorts>()
   const open = (sandbox: string): StorePorts => {
-    const ports = sandboxes.get(sandbox) ?? fresh()
+    const ports = sandboxes.get(sandbox) ?? fresh(clockOf(sandbox))
     sandboxes.set(sandbox, ports)
     return ports
   }
@@ -31,12 +46,22 @@ export const memoryStore = (
     seed: () => TE.right({ kind: 'seeded', count: seed.length } as const),
     sandboxes: {
       open: (sandbox: string) => TE.right(open(sandbox)),
-      reset: (sandbox: string) => TE.right(void sandboxes.set(sandbox, fresh())),
-      drop: (sandbox: string) => TE.right(void sandboxes.delete(sandbox)),
+      reset: (sandbox: string) =>
+        TE.fromIO(() => {
+          advanced.delete(sandbox)
+          sandboxes.set(sandbox, fresh(clockOf(sandbox)))
+        }),
+      drop: (sandbox: string) =>
+        TE.fromIO(() => {
+          advanced.delete(sandbox)
+          sandboxes.delete(sandbox)
+        }),
+      clock: clockOf,
+      advance: (sandbox: string, ms: number) => TE.fromIO(() => void advanced.set(sandbox, (advanced.get(sandbox) ?? 0) + ms)),
       // How many sandboxes this process holds: what stays bounded as sandboxes are made and ended.
-      size: () => sandboxes.size,
+      size: () => new Set([...sandboxes.keys(), ...advanced.keys()]).size,
     },
-    rateLimits: memoryRateLimitCounter(),
+    rateLimits: memoryRateLimitCounter({ clockOf }),
     // Memory is always there.
     ready: () => TE.right(undefined),
     close: async (): Promise<void> => undefined,

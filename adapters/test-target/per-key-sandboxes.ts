@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/TaskEither'
 import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { type StoreError, type Unauthorized, unauthorized } from '../../src/domain/errors.js'
 import { type PetUseCases, petUseCases } from '../../src/domain/use-cases.js'
-import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { MadeKeys, SandboxClock, SandboxSpace } from '../../src/ports/sandboxes.js'
 import type { StorePorts } from '../../src/ports/store.js'
 import type { ConfiguredSandbox, SandboxLimitReached } from '../http/http-failures.js'
 import { delayableInserts } from './insert-delay.js'
@@ -17,14 +17,18 @@ export interface MadeSandbox {
 }
 
 /**
- * Per-key sandboxes as HTTP needs them: the caller's use cases, putting its sandbox back, and making
- * and ending sandboxes with keys of their own. A made sandbox ends when asked or when it has gone
- * unused too long; its key is then refused (Unauthorized, even to a request that was authenticated
- * just before) and what it held is freed.
+ * Per-key sandboxes as HTTP needs them: the caller's use cases, putting its sandbox back, its clock,
+ * and making and ending sandboxes with keys of their own. A made sandbox ends when asked or when it
+ * has gone unused too long (by real time, whatever its clock reads); its key is then refused
+ * (Unauthorized, even to a request that was authenticated just before) and what it held is freed.
  */
 export interface Sandboxes {
   readonly useCasesFor: (client: Client) => TE.TaskEither<StoreError | Unauthorized, PetUseCases>
   readonly reset: (client: Client) => TE.TaskEither<StoreError | Unauthorized, void>
+  /** The sandbox's clock (SandboxSpace.clock), read live. */
+  readonly clockOf: (sandbox: string) => SandboxClock
+  /** Moves the client's sandbox's clock forward by `ms` (>= 0); refused like reset once a made sandbox ended. */
+  readonly advance: (client: Client, ms: number) => TE.TaskEither<StoreError | Unauthorized, void>
   /** Knows the keys of the open made sandboxes, and no other key. */
   readonly madeKeys: Authenticator
   readonly make: () => TE.TaskEither<SandboxLimitReached, MadeSandbox>
@@ -80,6 +84,8 @@ export const perKeySandboxes = (space: SandboxSpace, made: MadeKeys): Sandboxes 
   return {
     useCasesFor: (client) => whileOpen(client, () => pipe(space.open(client.scope), TE.map(useCasesOf))),
     reset: (client) => whileOpen(client, () => space.reset(client.scope)),
+    clockOf: (sandbox) => space.clock(sandbox),
+    advance: (client, ms) => whileOpen(client, () => space.advance(client.scope, ms)),
     madeKeys: {
       authenticate: (apiKey) =>
         pipe(

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http'
 import type Router from '@koa/router'
 import type { Middleware, Next, ParameterizedContext } from 'koa'
+import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-script.js'
 import type { FaultState } from './faults.js'
 import { type KeptBody, keptFromBytes, keptFromText, type TappedBody, tapBody } from './journal-body.js'
@@ -25,6 +26,7 @@ export interface JournalEntry {
   /** Its place in the order the sandbox's requests arrived in: 1, 2, 3... since the journal was last cleared. */
   readonly sequence: number
   readonly id: string
+  /** When the request arrived, by its sandbox's clock. */
   readonly time: string
   readonly method: string
   readonly path: string
@@ -143,6 +145,8 @@ export interface JournalOptions {
   readonly redact: Redact
   /** The pet operation a request's method and path name (operationsOf). */
   readonly operationOf: (method: string, path: string) => Operation | null
+  /** Each sandbox's clock, which dates its entries (their durations are real time). */
+  readonly clockOf: (sandbox: string) => Clock
 }
 
 const isOperation = (name: string | undefined): name is Operation => (OPERATIONS as ReadonlyArray<string | undefined>).includes(name)
@@ -190,10 +194,10 @@ export type KeepRequest = (ctx: ParameterizedContext<FaultState>, sandbox: strin
  * body the answer echoed, is `[redacted]`.
  */
 export const keepingRequests =
-  (journal: RequestJournal, { redact, operationOf }: JournalOptions): KeepRequest =>
+  (journal: RequestJournal, { redact, operationOf, clockOf }: JournalOptions): KeepRequest =>
   async (ctx, sandbox, next) => {
     const place = journal.arrive(sandbox)
-    const started = Date.now()
+    const started = clockOf(sandbox).now()
     const startedAt = performance.now()
     const operation = operationOf(ctx.method, ctx.path)
     const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)

@@ -9,10 +9,11 @@ import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
 import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
 import { keptWhileOpen, registerMadeSandboxRoutes, SANDBOXES_PATH } from './made-sandboxes.js'
-import { perKeySandboxes } from './per-key-sandboxes.js'
+import { perKeySandboxes, type Sandboxes } from './per-key-sandboxes.js'
 import { journalRefusedCredentials } from './refused-credentials.js'
-import { type JournalOptions, journalRequests, keepingRequests, operationsOf, requestJournal } from './request-journal.js'
+import { journalRequests, type KeepRequest, keepingRequests, operationsOf, type RequestJournal, requestJournal } from './request-journal.js'
 import { registerReportRoute, SANDBOX_REPORT_PATH } from './sandbox-report.js'
+import { registerSandboxClockRoutes, SANDBOX_CLOCK_PATH } from './sandbox-clock.js'
 import {
   chooseSandbox,
   registerSandboxRoutes,
@@ -59,19 +60,20 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
       : keptWhileOpen(sandboxes, coverage.noting(requestJournal()), options.faults ? faultScripts() : undefined, coverage)
   const journal = kept?.journal
   const scripts = kept?.scripts
-  const journalOptions = (router: Router): JournalOptions => ({ redact: options.redact, operationOf: operationsOf(router) })
+  /** Keeps requests in their sandbox's journal, dated by the sandbox's clock. */
+  const keeping = (router: Router, on: Sandboxes, into: RequestJournal): KeepRequest =>
+    keepingRequests(into, { redact: options.redact, operationOf: operationsOf(router), clockOf: on.clockOf })
   const shutdown = options.shutdown === undefined ? {} : { shutdown: options.shutdown }
   const forced = options.faults ? faults({ ...shutdown, ...(scripts === undefined ? {} : { scripts }) }) : undefined
   return {
     ...(sandboxes === undefined ? {} : { authenticator: sandboxes.madeKeys }),
-    ...(journal === undefined
+    ...(journal === undefined || sandboxes === undefined
       ? {}
       : {
-          beforeAuthentication: (router, authentication) =>
-            journalRefusedCredentials(keepingRequests(journal, journalOptions(router)), authentication),
+          beforeAuthentication: (router, authentication) => journalRefusedCredentials(keeping(router, sandboxes, journal), authentication),
         }),
     afterAuthentication: (router): ReadonlyArray<Middleware> =>
-      journal === undefined ? [] : [journalRequests(keepingRequests(journal, journalOptions(router)))],
+      journal === undefined || sandboxes === undefined ? [] : [journalRequests(keeping(router, sandboxes, journal))],
     beforeRouting: sandboxes === undefined ? [] : [chooseSandbox(sandboxes)],
     ...(forced === undefined ? {} : { beforeOperation: forced.before }),
     ...(forced?.afterBody === undefined ? {} : { afterCreateBody: forced.afterBody }),
@@ -84,6 +86,7 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
         maxBodyBytes: options.maxBodyBytes,
         ...(scripts === undefined ? {} : { scripts }),
       })
+      registerSandboxClockRoutes(router, { sandboxes, maxBodyBytes: options.maxBodyBytes })
       registerMadeSandboxRoutes(router, sandboxes)
       registerReportRoute(router, { journal, coverage, served, faults: options.faults })
       registerInspectorRoutes(router)
@@ -95,14 +98,17 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
             inspector: INSPECTOR_PATH,
             sandboxes: SANDBOXES_PATH,
             sandboxReset: SANDBOX_RESET_PATH,
+            sandboxClock: SANDBOX_CLOCK_PATH,
             sandboxRequests: SANDBOX_REQUESTS_PATH,
             sandboxReport: SANDBOX_REPORT_PATH,
           }),
       ...(scripts === undefined ? {} : { sandboxFaults: SANDBOX_FAULTS_PATH }),
     },
     // Reading a sandbox's journal (or counting in it, or its report) is not counted: an open inspector
-    // polls them, and a test's checks must not spend the key's quota.
-    uncounted: (ctx: Context) => journal !== undefined && ctx.method === 'GET' && READ_ONLY_PATHS.includes(ctx.path),
+    // polls them, and a test's checks must not spend the key's quota. Nor is its clock: a client at its
+    // limit moves it past the window.
+    uncounted: (ctx: Context) =>
+      journal !== undefined && ((ctx.method === 'GET' && READ_ONLY_PATHS.includes(ctx.path)) || ctx.path === SANDBOX_CLOCK_PATH),
     contract: (document) => testTargetContract(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
   }
 }

@@ -1,4 +1,5 @@
 import type * as TE from 'fp-ts/TaskEither'
+import type { Clock } from './clock.js'
 import type { StoreError } from './errors.js'
 import type { Pet } from './pet.js'
 
@@ -8,13 +9,14 @@ export const DEFAULT_RECORD_TTL_MS = 24 * 60 * 60 * 1000
 export const DEFAULT_LEASE_MS = 30 * 1000
 
 /**
- * The times every adapter honours. `now` is the clock of an adapter that keeps its own (memory),
- * which tests move; a shared store decides expiry by its server's clock, never an instance's.
+ * The times every adapter honours. `clock` is the clock of an adapter that keeps its own (memory):
+ * the real one unless a test moves it or the store is a sandbox's; a shared store decides expiry
+ * by its server's clock, never an instance's.
  */
 export interface IdempotencyTimes {
   readonly recordTtlMs?: number
   readonly leaseMs?: number
-  readonly now?: () => number
+  readonly clock?: Clock
 }
 
 /** What holds an idempotency key when a create claims it. */

@@ -48,7 +48,7 @@ const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
   return { store, made, sandboxes, kept, holdsFor }
 }
 
-/** A sandbox made, its key authenticated, and used as a request would: a create, a journal entry (and its coverage), a fault script. */
+/** A sandbox made, its key authenticated, and used as a request would: a create, a journal entry (and its coverage), a fault script, an advanced clock. */
 const makeAndUse = async ({ sandboxes, kept }: ReturnType<typeof sandboxesWithState>): Promise<Client> => {
   const { key } = await run(sandboxes.make())
   const client = await run(sandboxes.madeKeys.authenticate(key))
@@ -56,6 +56,7 @@ const makeAndUse = async ({ sandboxes, kept }: ReturnType<typeof sandboxesWithSt
   await run(useCases.createPet(aNewPet()))
   kept.journal.arrive(client.scope).record({ ...anEntry('/v1/pets'), operation: 'listPets' })
   kept.scripts?.replace(client.scope, [{ operation: 'getPet', fault: '503', times: 1 }])
+  await run(sandboxes.advance(client, 60_000))
   return client
 }
 
@@ -92,18 +93,23 @@ Churn.run()
 
 const Ended = suite('A sandbox that ended')
 
-Ended('A request of a sandbox that ended while it was on its way keeps nothing: no journal entry, no fault script, no data', async () => {
-  const state = sandboxesWithState()
-  const client = await makeAndUse(state)
-  await run(state.sandboxes.end(client))
-  state.kept.journal.arrive(client.scope).record(anEntry('/v1/pets/1'))
-  state.kept.scripts?.replace(client.scope, [{ operation: 'listPets', fault: '500', times: 1 }])
-  assert.equal(await state.sandboxes.useCasesFor(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
-  assert.equal(await state.sandboxes.reset(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
-  assert.equal(await state.sandboxes.end(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
-  assert.not.ok(state.holdsFor(client.scope))
-  assert.is(state.store.sandboxes.size(), 0)
-})
+Ended(
+  'A request of a sandbox that ended while it was on its way keeps nothing: no journal entry, no fault script, no data, no clock',
+  async () => {
+    const state = sandboxesWithState()
+    const client = await makeAndUse(state)
+    await run(state.sandboxes.end(client))
+    state.kept.journal.arrive(client.scope).record(anEntry('/v1/pets/1'))
+    state.kept.scripts?.replace(client.scope, [{ operation: 'listPets', fault: '500', times: 1 }])
+    assert.equal(await state.sandboxes.useCasesFor(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
+    assert.equal(await state.sandboxes.reset(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
+    assert.equal(await state.sandboxes.advance(client, 1000)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
+    assert.equal(await state.sandboxes.end(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
+    assert.is(state.sandboxes.clockOf(client.scope).advancedMs(), 0)
+    assert.not.ok(state.holdsFor(client.scope))
+    assert.is(state.store.sandboxes.size(), 0)
+  },
+)
 
 Ended("A configured key's sandbox is never ended, and everything is kept for it", async () => {
   const state = sandboxesWithState()

@@ -40,13 +40,26 @@ Store('counts rate limits per instance: a store of its own, a count of its own',
   assert.equal([await countOf(one), await countOf(one), await countOf(other)], [1, 2, 1])
 })
 
-Store('holds a sandbox from its first opening until it is dropped', async () => {
+Store("counts a sandbox's rate limits on its clock: advanced past the window, only its count starts again", async () => {
+  // A clock that stands still 10 s into a window: only an advance moves it.
+  const store = memoryStore([], { clock: { now: () => 10_000 } })
+  const countOf = async (scope: string): Promise<number> => {
+    const hit = await store.rateLimits.hit(scope, 60_000)()
+    return E.isRight(hit) ? hit.right.count : 0
+  }
+  for (const scope of ['aaaa0001', 'bbbb0002', 'not a sandbox']) await countOf(scope)
+  await store.sandboxes.advance('aaaa0001', 60_000)()
+  assert.equal([await countOf('aaaa0001'), await countOf('bbbb0002'), await countOf('not a sandbox')], [1, 2, 2])
+})
+
+Store('holds a sandbox from its first opening (or advance) until it is dropped', async () => {
   const { sandboxes } = memoryStore()
   await sandboxes.open('aaaa0001')()
   await sandboxes.open('bbbb0002')()
   await sandboxes.reset('cccc0003')()
-  assert.is(sandboxes.size(), 3)
-  for (const sandbox of ['aaaa0001', 'bbbb0002', 'cccc0003']) await sandboxes.drop(sandbox)()
+  await sandboxes.advance('dddd0004', 1000)()
+  assert.is(sandboxes.size(), 4)
+  for (const sandbox of ['aaaa0001', 'bbbb0002', 'cccc0003', 'dddd0004']) await sandboxes.drop(sandbox)()
   assert.is(sandboxes.size(), 0)
 })
 

@@ -51,7 +51,7 @@ GeneratedClient('by default has exactly listPets, createPet, getPet and the docu
 })
 
 GeneratedClient(
-  'with sandboxes can also make and end sandboxes, reset its sandbox, read its request journal, count in it and read its report',
+  'with sandboxes can also make and end sandboxes, reset its sandbox, read and advance its clock, read its request journal, count in it and read its report',
   async () => {
     const file = await generatedTypes({ sandboxes: true, faults: false })
     assert.equal(callable(file), [
@@ -62,6 +62,8 @@ GeneratedClient(
       'POST /sandboxes',
       'DELETE /sandbox',
       'POST /sandbox/reset',
+      'GET /sandbox/clock',
+      'POST /sandbox/clock',
       'GET /sandbox/requests',
       'DELETE /sandbox/requests',
       'GET /sandbox/requests/count',
@@ -71,6 +73,8 @@ GeneratedClient(
       'createSandbox',
       'deleteSandbox',
       'resetSandbox',
+      'getSandboxClock',
+      'advanceSandboxClock',
       'listSandboxRequests',
       'countSandboxRequests',
       'getSandboxReport',

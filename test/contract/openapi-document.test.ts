@@ -95,7 +95,7 @@ Derivation('by default, only listPets, createPet, getPet and the document itself
 })
 
 Derivation(
-  'with sandboxes, the operations that make, end and reset sandboxes, the journal, its count and the report too, and ids are described per sandbox',
+  'with sandboxes, the operations that make, end and reset sandboxes, their clock, the journal, its count and the report too, and ids are described per sandbox',
   () => {
     const document = served({ sandboxes: true, faults: false })
     for (const operation of ['POST /sandboxes createSandbox', 'DELETE /sandbox deleteSandbox', 'POST /sandbox/reset resetSandbox'])
@@ -103,7 +103,9 @@ Derivation(
     assert.ok(operationsOf(document).includes('GET /sandbox/requests listSandboxRequests'))
     assert.ok(operationsOf(document).includes('GET /sandbox/requests/count countSandboxRequests'))
     assert.ok(operationsOf(document).includes('GET /sandbox/report getSandboxReport'))
-    assert.is(operationsOf(document).length, 11)
+    assert.ok(operationsOf(document).includes('GET /sandbox/clock getSandboxClock'))
+    assert.ok(operationsOf(document).includes('POST /sandbox/clock advanceSandboxClock'))
+    assert.is(operationsOf(document).length, 13)
     assert.not.ok(operationsOf(document).some((operation) => operation.includes('/sandbox/faults')))
     assert.ok(document.tags.some((tag) => tag.name === 'sandbox'))
     assert.match(document.components.schemas?.PetId?.description ?? '', 'sandbox')

@@ -17,7 +17,7 @@ const CreateIdempotently = suite('createPetIdempotently')
 
 CreateIdempotently('a create that outlived its lease while another request took the key over does not answer its pet', async () => {
   let now = 0
-  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
   const repository = memoryPetRepository()
   // The insert is slow: meanwhile the lease runs out and a retry of the same request claims the key.
   const pets = {
@@ -53,7 +53,7 @@ CreateIdempotently(
   'an insert whose outcome is unknown keeps the key, and the retry after the lease answers the pet it stored, never a second',
   async () => {
     let now = 0
-    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
     const repository = memoryPetRepository()
     const lost = answerLost(repository)
     const failed = await createPetIdempotently({ pets: lost, idempotency })(request())()
@@ -71,7 +71,7 @@ CreateIdempotently(
 
 CreateIdempotently('after an unknown outcome, another body with the key is a mismatch, never the first body’s pet', async () => {
   let now = 0
-  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
   const repository = memoryPetRepository()
   const lost = answerLost(repository)
   await createPetIdempotently({ pets: lost, idempotency })(request(aNewPet({ name: 'Alpha' })))()
@@ -86,7 +86,7 @@ CreateIdempotently('after an unknown outcome, another body with the key is a mis
 
 CreateIdempotently('a create whose completion failed answers, after the lease, the pet it stored, never a second', async () => {
   let now = 0
-  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
   const repository = memoryPetRepository()
   const unrecorded = {
     ...idempotency,
@@ -133,7 +133,7 @@ CreateIdempotently(
   'when the release cannot be written either, the key stays in use until its lease ends, and the log detail says so',
   async () => {
     let now = 0
-    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, now: () => now })
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
     const stuck = {
       ...idempotency,
       release: () => TE.left({ _tag: 'StoreUnavailable', detail: 'release idempotency key: timeout' } as const),

@@ -25,6 +25,7 @@ Features('lists the inspector and the sandbox operations only with sandboxes on,
     inspector: '/sandbox',
     sandboxes: '/v1/sandboxes',
     sandboxReset: '/v1/sandbox/reset',
+    sandboxClock: '/v1/sandbox/clock',
     sandboxRequests: '/v1/sandbox/requests',
     sandboxReport: '/v1/sandbox/report',
   }
@@ -46,6 +47,7 @@ Features('lists the inspector and the sandbox operations only with sandboxes on,
       for (const [method, path] of [
         ['POST', '/v1/sandboxes'],
         ['POST', '/v1/sandbox/reset'],
+        ['GET', '/v1/sandbox/clock'],
         ['GET', '/v1/sandbox/requests'],
         ['GET', '/v1/sandbox/faults'],
       ] as const) {

@@ -41,6 +41,13 @@ Report('A client that retries a 503 at once is told retry_after_ignored, naming 
   assert.match(finding?.message ?? '', /^createPet was sent again \d+ ms after a 503 whose Retry-After asked to wait 3600 s\.$/)
 })
 
+Report('A client that waits out Retry-After, by the sandbox’s clock, is not told retry_after_ignored', async ({ api }) => {
+  assertError(await create(api, { prefer: 'fault=503, retry-after=3600' }), 503, 'service_unavailable')
+  assert.is((await api.request('POST', '/v1/sandbox/clock', { body: { advance: 3_600_000 } })).status, 200)
+  assert.is((await create(api)).status, 201)
+  assert.equal(await found(api, 'retry_after_ignored'), [])
+})
+
 Report('A 429 retried at once by another operation is no ignored Retry-After: the judgement is per operation', async ({ api }) => {
   assertError(await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=429, retry-after=3600' } }), 429, 'rate_limited')
   assert.is((await create(api)).status, 201)

@@ -53,7 +53,7 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     // never deletes a record while a test is still looking at it.
     context.clock = { now: Date.now() + 365 * 24 * 60 * 60 * 1000 }
     const clock = context.clock
-    context.fixture = await open({ recordTtlMs: TTL_MS, leaseMs: LEASE_MS, now: () => clock.now })
+    context.fixture = await open({ recordTtlMs: TTL_MS, leaseMs: LEASE_MS, clock: { now: () => clock.now } })
   })
   contract.after.each(async (context) => {
     await context.fixture?.dispose()

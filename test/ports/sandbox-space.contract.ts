@@ -2,8 +2,9 @@ import * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { SandboxClock, SandboxSpace } from '../../src/ports/sandboxes.js'
 import type { StorePorts } from '../../src/ports/store.js'
 
 /** One store for one test, whose sandboxes start from `seed`. */
@@ -39,9 +40,20 @@ const namesIn = async (ports: StorePorts): Promise<ReadonlyArray<string>> =>
 
 const SEEDED = ['1 Rex', '2 Zoë', '3 Kiwi']
 
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** That `clock` reads real time plus `advancedMs`: read between two readings of the real clock, so no millisecond counts. */
+const assertReads = (clock: SandboxClock, advancedMs: number, name: string): void => {
+  const before = Date.now()
+  const time = clock.now()
+  const after = Date.now()
+  assert.ok(time >= before + advancedMs && time <= after + advancedMs, `${name}: ${time - before} ms from real time, not ${advancedMs}`)
+  assert.is(clock.advancedMs(), advancedMs, name)
+}
+
 /**
  * The sandbox contract (src/ports/sandboxes.ts SandboxSpace), run once per adapter: isolation, seeding on
- * first use, reset and drop. The PetRepository and IdempotencyStore contracts also run on a sandbox's ports.
+ * first use, reset, drop and each sandbox's clock. The PetRepository and IdempotencyStore contracts also run on a sandbox's ports.
  */
 export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): void => {
   const contract = suite<Context>(`SandboxSpace contract: ${adapterName}`, {})
@@ -146,6 +158,55 @@ export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): 
     assert.is((await run(after.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
   })
 
+  contract("reads real time on a new sandbox's clock, advanced by nothing", async (context) => {
+    const { space } = spaceOf(context)
+    assertReads(space.clock(SANDBOX_A), 0, 'never opened')
+    await run(space.open(SANDBOX_A))
+    assertReads(space.clock(SANDBOX_A), 0, 'opened')
+  })
+
+  contract("moves only the advanced sandbox's clock, by the sum of its advances, and a clock read before follows it", async (context) => {
+    const { space } = spaceOf(context)
+    const clock = space.clock(SANDBOX_A)
+    await run(space.open(SANDBOX_B))
+    await run(space.advance(SANDBOX_A, DAY_MS))
+    await run(space.advance(SANDBOX_A, 0))
+    await run(space.advance(SANDBOX_A, 1))
+    assertReads(clock, DAY_MS + 1, 'A')
+    assertReads(space.clock(SANDBOX_B), 0, 'B')
+  })
+
+  contract("puts a sandbox's clock back to real time on reset, and leaves every other sandbox's clock", async (context) => {
+    const { space } = spaceOf(context)
+    await run(space.advance(SANDBOX_A, DAY_MS))
+    await run(space.advance(SANDBOX_B, 2 * DAY_MS))
+    await run(space.reset(SANDBOX_A))
+    assertReads(space.clock(SANDBOX_A), 0, 'A')
+    assertReads(space.clock(SANDBOX_B), 2 * DAY_MS, 'B')
+  })
+
+  contract("forgets a dropped sandbox's clock: opened again, it reads real time", async (context) => {
+    const { space } = spaceOf(context)
+    await run(space.open(SANDBOX_A))
+    await run(space.advance(SANDBOX_A, DAY_MS))
+    await run(space.drop(SANDBOX_A))
+    await run(space.open(SANDBOX_A))
+    assertReads(space.clock(SANDBOX_A), 0, 'A')
+  })
+
+  contract(
+    "lets a sandbox's idempotency lease lapse by its clock: advanced past it, a claim is taken over at once, and no other sandbox's",
+    async (context) => {
+      const { space } = spaceOf(context)
+      const a = await run(space.open(SANDBOX_A))
+      const b = await run(space.open(SANDBOX_B))
+      for (const ports of [a, b]) await run(ports.idempotency.claim('client:key', 'f1'))
+      await run(space.advance(SANDBOX_A, DEFAULT_LEASE_MS + 1000))
+      assert.is((await run(a.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
+      assert.is((await run(b.idempotency.claim('client:key', 'f1'))).kind, 'in_progress')
+    },
+  )
+
   contract('seeds a new sandbox once when several instances open it together, and shares a reset between them', async (context) => {
     const fixture = spaceOf(context)
     const [first, second, third] = [fixture.space, await fixture.sibling(), await fixture.sibling()]
@@ -155,6 +216,13 @@ export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): 
     assert.equal(await namesIn(await run(third.open(SANDBOX_A))), [...SEEDED, '4 seen by all'])
     await run(second.reset(SANDBOX_A))
     assert.equal(await namesIn(await run(third.open(SANDBOX_A))), SEEDED)
+  })
+
+  contract("shares a sandbox's clock between instances: one advances it, every other reads it", async (context) => {
+    const fixture = spaceOf(context)
+    const [first, second] = [fixture.space, await fixture.sibling()]
+    await run(first.advance(SANDBOX_A, DAY_MS))
+    assertReads(second.clock(SANDBOX_A), DAY_MS, 'the other instance')
   })
 
   contract.run()

@@ -139,8 +139,8 @@ export const throwawayDatabase = (uri: string) => {
  * latency of the call (the contract moves its clock by whole seconds), and records dated a year
  * ahead, as the contract's clock is, are never deleted by the TTL monitor mid-test.
  */
-export const onServerClock = ({ recordTtlMs, leaseMs, now }: Required<IdempotencyTimes>): Required<MongoIdempotencyTimes> => ({
+export const onServerClock = ({ recordTtlMs, leaseMs, clock }: Required<IdempotencyTimes>): Required<MongoIdempotencyTimes> => ({
   recordTtlMs,
   leaseMs,
-  clockOffsetMs: () => now() - Date.now(),
+  clockOffsetMs: () => clock.now() - Date.now(),
 })

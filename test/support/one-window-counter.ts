@@ -7,4 +7,4 @@ import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
  * (the longer a busy machine makes the test, the likelier), and the count starts again at 1. How
  * windows follow one another is the counter's contract (test/ports/rate-limit-counter.contract.ts).
  */
-export const oneWindowCounter = (): RateLimitCounter => memoryRateLimitCounter({ now: () => 30_000 })
+export const oneWindowCounter = (): RateLimitCounter => memoryRateLimitCounter({ clockOf: () => ({ now: () => 30_000 }) })
