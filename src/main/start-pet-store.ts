@@ -44,6 +44,16 @@ export interface Sandbox {
   readonly count: (filters?: JournalFilters) => Promise<number>
   /** `GET /v1/sandbox/report`: what the client did that it should not have, and what of the contract it reached. */
   readonly report: () => Promise<SandboxReport>
+  /** `POST /v1/sandbox/clock`: moves the sandbox's clock forward by `ms`, and answers it. */
+  readonly advanceClock: (ms: number) => Promise<SandboxClockReading>
+}
+
+/** A sandbox's clock, as `/v1/sandbox/clock` answers it. */
+export interface SandboxClockReading {
+  /** The sandbox's time, in RFC 3339. */
+  readonly now: string
+  /** How far ahead of real time it runs. */
+  readonly advancedMs: number
 }
 
 /** The service running in this process, and the sandbox of its own key. */
@@ -60,6 +70,7 @@ const Entries = t.array(t.UnknownRecord)
 const Report = t.type({ journal: t.UnknownRecord, findings: t.array(t.UnknownRecord), coverage: t.UnknownRecord })
 const Count = t.type({ count: t.number })
 const NewSandbox = t.type({ key: t.string })
+const ClockReading = t.type({ now: t.string, advancedMs: t.number })
 
 /** The query of a journal read; undefined filters are left out. */
 const queryOf = (filters: JournalFilters): string => {
@@ -70,7 +81,7 @@ const queryOf = (filters: JournalFilters): string => {
 }
 
 /**
- * Calls one operation of the service with `key`, and decodes its JSON answer with `codec`; any other
+ * Calls one operation of the service with `key` (and `body` as JSON, when given), and decodes its JSON answer with `codec`; any other
  * status than `expected` is thrown with the error body the service answered (which never holds a key).
  */
 const call = async <A>(
@@ -80,8 +91,10 @@ const call = async <A>(
   path: string,
   expected: number,
   codec: t.Decoder<unknown, A>,
+  body?: unknown,
 ): Promise<A> => {
-  const response = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${key}` } })
+  const headers = { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }
+  const response = await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
   const text = await response.text()
   if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
   const decoded = codec.decode(JSON.parse(text))
@@ -97,6 +110,7 @@ const sandboxOf = (url: string, key: string): Sandbox => ({
   count: async (filters = {}) => (await call(url, key, 'GET', `/v1/sandbox/requests/count${queryOf(filters)}`, 200, Count)).count,
   // Checked here for its three parts only, like the journal's entries.
   report: async () => (await call(url, key, 'GET', '/v1/sandbox/report', 200, Report)) as unknown as SandboxReport,
+  advanceClock: (ms) => call(url, key, 'POST', '/v1/sandbox/clock', 200, ClockReading, { advance: ms }),
 })
 
 /**

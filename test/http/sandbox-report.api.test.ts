@@ -163,6 +163,12 @@ Report('Coverage lists every response the contract declares for the pet operatio
     ],
   )
   assert.ok(declared.responses.every((response) => !response.reached))
+  // Each error response names the few codes its body may carry, never the whole closed set.
+  const errors = declared.responses.filter((response) => response.status >= 400)
+  assert.ok(
+    errors.every((response) => response.codes.length >= 1 && response.codes.length <= 4),
+    JSON.stringify(errors.map((response) => [response.operation, response.status, response.codes.length])),
+  )
   assert.equal(declared.totals.responses, { declared: declared.responses.length, reached: 0 })
   assert.equal(
     declared.responses.filter((response) => response.operation === 'getPet').map((response) => response.status),

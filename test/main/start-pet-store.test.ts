@@ -25,22 +25,28 @@ Start('startPetStore starts on a free port with sandboxes and closes cleanly', a
   assert.instance(refused, Error)
 })
 
-Start('startPetStore with faults and a seed serves the seed and fails on request, and its journal and report say so', async () => {
-  const petStore = await startPetStore({ faults: true, seed: 'demo' })
-  try {
-    assert.is((await send(petStore.url, 'GET', '/v1/pets/6', { key: petStore.key })).status, 200)
-    assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 503)
-    assert.is((await petStore.journal({ limit: 1 }))[0]?.fault, '503')
-    const report = await petStore.report()
-    assert.equal(
-      report.findings.map((finding) => finding.code),
-      ['deprecated_operation_used'],
-    )
-    assert.ok(report.coverage.faults.some((fault) => fault.fault === '503' && fault.reached))
-  } finally {
-    await petStore.close()
-  }
-})
+Start(
+  'startPetStore with faults and a seed serves the seed and fails on request, its journal and report say so, and its clock moves',
+  async () => {
+    const petStore = await startPetStore({ faults: true, seed: 'demo' })
+    try {
+      assert.is((await send(petStore.url, 'GET', '/v1/pets/6', { key: petStore.key })).status, 200)
+      assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 503)
+      assert.is((await petStore.journal({ limit: 1 }))[0]?.fault, '503')
+      const report = await petStore.report()
+      assert.equal(
+        report.findings.map((finding) => finding.code),
+        ['deprecated_operation_used'],
+      )
+      assert.ok(report.coverage.faults.some((fault) => fault.fault === '503' && fault.reached))
+      const clock = await petStore.advanceClock(86_400_000)
+      assert.is(clock.advancedMs, 86_400_000)
+      assert.ok(Date.parse(clock.now) > Date.now() + 86_000_000)
+    } finally {
+      await petStore.close()
+    }
+  },
+)
 
 Start('startPetStore makes a sandbox per worker, and counts and filters what each was sent', async () => {
   const petStore = await startPetStore()
