@@ -1,3 +1,4 @@
+import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { assertError } from '../support/api-suite.js'
@@ -5,6 +6,69 @@ import { mongoInstances } from '../support/mongo-api.js'
 import { mongoContracts } from '../support/mongo-contracts.js'
 import { findReplicaSet, sharedMongod, withoutMongod } from '../support/mongo-server.js'
 import { aNewPet } from '../support/pet-builder.js'
+import type { RunningApi } from '../support/start-api.js'
+
+/** How long a test waits for what a replica set does on its own time (an election): a bound on a hang only. */
+const GIVE_UP_MS = 120_000
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Resolves once /readyz answers 200: the store reaches a primary and its indexes exist. */
+const untilReady = async (api: RunningApi): Promise<void> => {
+  const giveUpAt = Date.now() + GIVE_UP_MS
+  while ((await api.request('GET', '/readyz', { key: false })).status !== 200) {
+    if (Date.now() > giveUpAt) throw new Error('the store never became ready')
+    await pause(250)
+  }
+}
+
+/**
+ * A client's keyed create, as a careful SDK sends it: the same key and body again after any answer
+ * but 201 (a 503 while no primary is elected, a 409 while an earlier attempt holds the key, a lost
+ * connection) until the 201, whose pet it answers.
+ */
+const createUntilStored = async (api: RunningApi, index: number, onStored: () => void): Promise<{ id: number; name: string }> => {
+  const giveUpAt = Date.now() + GIVE_UP_MS
+  for (;;) {
+    const answered = await api
+      .request('POST', '/v1/pets', { body: aNewPet({ name: `pet ${index}` }), headers: { 'idempotency-key': `key-${index}` } })
+      .catch(() => undefined)
+    if (answered?.status === 201) {
+      onStored()
+      return answered.body as { id: number; name: string }
+    }
+    if (Date.now() > giveUpAt) throw new Error(`key-${index} was never answered 201 (last: ${answered?.status ?? 'no answer'})`)
+    await pause(200)
+  }
+}
+
+/** Every pet, page by page, following each `next` link. */
+const walkAllPages = async (api: RunningApi): Promise<ReadonlyArray<{ id: number; name: string }>> => {
+  const pets: Array<{ id: number; name: string }> = []
+  let next: string | undefined = '/v1/pets?limit=100'
+  while (next !== undefined) {
+    const page = await api.request('GET', next)
+    assert.is(page.status, 200, page.text)
+    pets.push(...(page.body as Array<{ id: number; name: string }>))
+    next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1]
+  }
+  return pets
+}
+
+/** Asks the primary to step down; it answers, or (before 4.2) drops its connections, either of which is its step down. */
+const stepDownPrimary = async (uri: string): Promise<void> => {
+  const client = await new MongoClient(uri).connect()
+  try {
+    const status = await client.db('admin').command({ replSetGetStatus: 1 })
+    assert.is((status.members as unknown[]).length, 3, 'the step-down test needs a replica set of three members')
+    await client
+      .db('admin')
+      .command({ replSetStepDown: 10, secondaryCatchUpPeriodSecs: 5 })
+      .catch(() => undefined)
+  } finally {
+    await client.close()
+  }
+}
 
 /**
  * The port contracts once more on a replica set, where writes are retryable, `majority` waits for
@@ -49,6 +113,50 @@ if (source.kind === 'none') {
       await instances.dispose()
     }
   })
+
+  Reads(
+    'a primary stepping down while 1,000 keyed creates and their retries run loses no pet, duplicates none, and answers each key with one pet',
+    async () => {
+      const uri = await replicaSet.uri()
+      const instances = mongoInstances(uri)
+      try {
+        const api = await instances.start()
+        await untilReady(api)
+        const KEYS = 1000
+        let stored = 0
+        let hundredStored = (): void => undefined
+        const hundred = new Promise<void>((resolve) => (hundredStored = resolve))
+        const creates = Promise.all(
+          Array.from({ length: KEYS }, (_, index) =>
+            createUntilStored(api, index, () => {
+              stored += 1
+              if (stored === 100) hundredStored()
+            }),
+          ),
+        )
+        // With a tenth stored and the rest in flight, the primary steps down: an election follows.
+        await hundred
+        await stepDownPrimary(uri)
+        const answered = await creates
+        // Each key answers its one pet, also when asked once more now.
+        const again = await Promise.all(answered.map((_, index) => createUntilStored(api, index, () => undefined)))
+        assert.equal(
+          again.map((pet) => pet.id),
+          answered.map((pet) => pet.id),
+        )
+        const walked = await walkAllPages(api)
+        assert.is(walked.length, KEYS, 'every page walked: each create stored exactly once')
+        assert.is(new Set(walked.map((pet) => pet.id)).size, KEYS, 'no id twice')
+        assert.is(new Set(walked.map((pet) => pet.name)).size, KEYS, 'no pet lost, none duplicated')
+        assert.equal(
+          [...walked.map((pet) => pet.id)].sort((one, other) => one - other),
+          [...answered.map((pet) => pet.id)].sort((one, other) => one - other),
+        )
+      } finally {
+        await instances.dispose()
+      }
+    },
+  )
 
   Reads.after(async () => {
     await replicaSet.stop()
