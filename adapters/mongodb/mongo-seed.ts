@@ -1,6 +1,7 @@
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { SeedOutcome } from '../../src/ports/store.js'
 import type { CounterDocument, PetCollections } from './mongo-pet-repository.js'
+import { upsertOnceMore } from './mongo-call.js'
 import { collectionIn, type MongoAccess, serverBound } from './mongo-options.js'
 import { type PetDocument, toDocument } from './pet-document.js'
 import { counterFilter, seedDoneUpdate } from './pet-queries.js'
@@ -23,16 +24,16 @@ export const seedRoundTrips = (count: number): number => 4 + Math.ceil(count / S
 /**
  * Seeds one data set exactly once, even when several instances start on it together. The id
  * counter decides: creating it (upsert) with `next` already past the seed and a `seeding` mark
- * claims the seed, so a create racing the seed gets id n+1. It is only created where no pet is
- * stored: pets that came without their counter (restored or imported by hand) make a data set that
- * holds pets, and a counter made now would hand their ids out again. Whoever finds the mark (the
- * claimer, an instance that raced it, or the next start after a crash mid-seed) writes the seed's
- * pets by their fixed ids 1..n with $setOnInsert, batch after batch, which any number of writers
- * can repeat without changing a pet (so a seed cut off between batches is resumed by the next
- * attempt), then lifts the mark, raising `next` to the seed's size (a restart may bring a larger
- * seed than the one that set the mark). Only the claimer answers `seeded`; the others `finished`, so
- * that one instance says it seeded the store. A counter without the mark means pets were created:
- * never seeded again.
+ * claims the seed, so a create racing the seed gets id n+1 (an upsert that loses the race to create
+ * it is run once more, see upsertOnceMore). It is only created where no pet is stored: pets that
+ * came without their counter (restored or imported by hand) make a data set that holds pets, and a
+ * counter made now would hand their ids out again. Whoever finds the mark (the claimer, an instance
+ * that raced it, or the next start after a crash mid-seed) writes the seed's pets by their fixed ids
+ * 1..n with $setOnInsert, batch after batch, which any number of writers can repeat without
+ * changing a pet (so a seed cut off between batches is resumed by the next attempt), then lifts the
+ * mark, raising `next` to the seed's size (a restart may bring a larger seed than the one that set
+ * the mark). Only the claimer answers `seeded`; the others `finished`, so that one instance says it
+ * seeded the store. A counter without the mark means pets were created: never seeded again.
  */
 export const seedMongoPets = async (
   access: MongoAccess,
@@ -45,7 +46,9 @@ export const seedMongoPets = async (
   const holdsPets = (await pets.findOne({}, { ...bound, projection: { _id: 1 } })) !== null
   const marked = holdsPets
     ? undefined
-    : await counters.updateOne(counterFilter, { $setOnInsert: { next: drafts.length, seeding: true } }, { ...bound, upsert: true })
+    : await upsertOnceMore(() =>
+        counters.updateOne(counterFilter, { $setOnInsert: { next: drafts.length, seeding: true } }, { ...bound, upsert: true }),
+      )
   const claimed = marked?.upsertedCount === 1
   if (!claimed && (await counters.findOne(counterFilter, bound))?.seeding !== true) return { kind: 'not-empty' }
   for (let first = 0; first < drafts.length; first += SEED_BATCH_SIZE) {
@@ -53,7 +56,7 @@ export const seedMongoPets = async (
       const { _id, ...fields } = toDocument({ id: first + index + 1, ...draft })
       return { updateOne: { filter: { _id }, update: { $setOnInsert: fields }, upsert: true } }
     })
-    await pets.bulkWrite(batch, { ...bound, ordered: false })
+    await upsertOnceMore(() => pets.bulkWrite(batch, { ...bound, ordered: false }))
   }
   await counters.updateOne(counterFilter, seedDoneUpdate(drafts.length), bound)
   return { kind: claimed ? 'seeded' : 'finished', count: drafts.length }
