@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
 import { mongoPetRepository, SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
-import { SEED_BATCH_SIZE, seedMongoPets, seedRoundTrips } from '../../adapters/mongodb/mongo-seed.js'
+import { SEED_BATCH_SIZE, seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
@@ -15,18 +15,6 @@ const SEED: ReadonlyArray<PetDraft> = [
 ]
 const WRITE_CONCERN = { w: 'majority' } as const
 const accessTo = (db: Db): MongoAccess => ({ database: async () => db, writeConcern: WRITE_CONCERN, timeoutMs: DEFAULT_TIMEOUT_MS })
-
-const Bound = suite('The seed’s time bound')
-
-Bound('grows with the seed: one round trip per batch of pets, each batch bounded on its own', () => {
-  assert.is(seedRoundTrips(0), 4)
-  assert.is(seedRoundTrips(36), 5)
-  assert.is(seedRoundTrips(SEED_BATCH_SIZE), 5)
-  assert.is(seedRoundTrips(SEED_BATCH_SIZE + 1), 6)
-  assert.is(seedRoundTrips(200 * SEED_BATCH_SIZE), 204)
-})
-
-Bound.run()
 
 /** `count` pets named by their place in the seed, so that each stored pet can be matched to its id. */
 const numbered = (count: number): ReadonlyArray<PetDraft> =>
