@@ -24,8 +24,10 @@ export const isDuplicateKey = (error: unknown): boolean => error instanceof Mong
 
 /**
  * An upsert that raced another to create the same document meets the unique `_id` and fails with
- * a duplicate key. The server retries such an upsert itself (an equality on `_id`, since 4.2);
- * this runs it once more for the cases it does not, and then the document exists.
+ * a duplicate key. The server retries such an upsert itself (an equality on `_id`, since 4.2), a
+ * bounded number of times (SERVER-60897); this runs it once more for the cases it does not, and
+ * then the document exists. A bulk write of upserts fails with the code of its first write error
+ * (the driver's bulk/common.ts handleWriteError), so it is run once more the same way.
  */
 export const upsertOnceMore = <A>(upsert: () => Promise<A>): Promise<A> =>
   upsert().catch((error: unknown) => {

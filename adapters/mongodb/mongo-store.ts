@@ -6,7 +6,7 @@ import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './
 import { mongoCall } from './mongo-call.js'
 import { clientOptions, indexBuild, leaseFor, type MongoAccess } from './mongo-options.js'
 import { ensureRateLimitIndexes, mongoRateLimitCounter } from './mongo-rate-limit-counter.js'
-import { SEED_ROUND_TRIPS, seedMongoPets } from './mongo-seed.js'
+import { seedMongoPets, seedRoundTrips } from './mongo-seed.js'
 
 export interface MongoStoreOptions {
   readonly uri: string
@@ -109,7 +109,7 @@ export const openMongoStore = (options: MongoStoreOptions): Store => {
       pets: mongoPetRepository({ database, writeConcern, timeoutMs }),
       idempotency: mongoIdempotencyStore({ database, writeConcern, timeoutMs, leaseMs }),
     },
-    seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), SEED_ROUND_TRIPS),
+    seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), seedRoundTrips(seed.length)),
     rateLimits: mongoRateLimitCounter({ database, timeoutMs }),
     ready: readiness(access),
     close: client.close,

@@ -37,11 +37,14 @@ const TRANSIENT_CODES = new Set<number>([
   134, // ReadConcernMajorityNotAvailableYet
   150, // StaleEpoch
   189, // PrimarySteppedDown
+  202, // NetworkInterfaceExceededTimeLimit: a server's own call to another member timed out
   262, // ExceededTimeLimit
+  365, // TemporarilyUnavailable: the server asks to be tried again (storage engine cache pressure)
   9001, // SocketException
   10058, // LegacyNotPrimary
   10107, // NotWritablePrimary
   11600, // InterruptedAtShutdown
+  11601, // Interrupted: the operation was killed (killOp, a killed session), not refused
   11602, // InterruptedDueToReplStateChange
   13388, // StaleConfig
   13435, // NotPrimaryNoSecondaryOk
@@ -73,8 +76,21 @@ const codeOf = (error: MongoError): number | undefined => {
 const unwrapped = (error: unknown): unknown =>
   error instanceof MongoBulkWriteError && error.errorResponse instanceof Error ? error.errorResponse : error
 
-/** DNS answers that pass (a `mongodb+srv://` look-up timed out, refused or failed at the server): Node's own errors, not MongoErrors. */
-const TRANSIENT_DNS_CODES: ReadonlyArray<string> = ['ETIMEOUT', 'ETIMEDOUT', 'ECONNREFUSED', 'ECONNRESET', 'ESERVFAIL', 'EAI_AGAIN']
+/**
+ * DNS answers that pass (a `mongodb+srv://` look-up timed out, was refused or cancelled, or failed or
+ * answered garbage at the server): Node's own errors (its dns module's codes), not MongoErrors.
+ */
+const TRANSIENT_DNS_CODES: ReadonlyArray<string> = [
+  'ETIMEOUT',
+  'ETIMEDOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ESERVFAIL',
+  'EAI_AGAIN',
+  'EREFUSED',
+  'ECANCELLED',
+  'EBADRESP',
+]
 
 const isTransientDns = (error: unknown): boolean => {
   const { code, syscall } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; syscall?: unknown }

@@ -108,7 +108,7 @@ export const startService = async (
   })
   const server = createHttpServer(app, { logger, redact })
   // Clients connecting at once see the seeded store, not an empty one.
-  await applySeed(config, store, logger, seedSettled)
+  await applySeed(config, store, logger, { settled: seedSettled, shutdown: shutdownBegun.signal })
 
   const refused = await new Promise<NodeJS.ErrnoException | undefined>((listened) => {
     server.once('error', listened)

@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
 import { mongoPetRepository, SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
-import { seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
+import { SEED_BATCH_SIZE, seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
@@ -15,6 +15,10 @@ const SEED: ReadonlyArray<PetDraft> = [
 ]
 const WRITE_CONCERN = { w: 'majority' } as const
 const accessTo = (db: Db): MongoAccess => ({ database: async () => db, writeConcern: WRITE_CONCERN, timeoutMs: DEFAULT_TIMEOUT_MS })
+
+/** `count` pets named by their place in the seed, so that each stored pet can be matched to its id. */
+const numbered = (count: number): ReadonlyArray<PetDraft> =>
+  Array.from({ length: count }, (_, index) => ({ name: `Pet ${index + 1}`, categoryId: 1, status: 'available' }))
 
 const source = findMongod()
 if (source.kind === 'none') {
@@ -55,6 +59,27 @@ if (source.kind === 'none') {
     }
   })
 
+  Seed('is never applied to pets stored without their counter, and makes no counter that would hand out their ids', async () => {
+    const database = throwawayDatabase(await mongod.uri())
+    try {
+      const db = await database.connect()
+      // Pets restored or imported by hand, without the counter.
+      await db.collection<PetDocument>(SHARED_PET_COLLECTIONS.pets).insertMany([
+        { _id: 7, name: 'Imported', categoryId: 1, status: 'available' },
+        { _id: 40, name: 'Restored', categoryId: 2, status: 'sold' },
+      ])
+      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'not-empty' })
+      const pets = await db.collection(SHARED_PET_COLLECTIONS.pets).find().sort({ _id: 1 }).toArray()
+      assert.equal(
+        pets.map((pet) => pet._id),
+        [7, 40],
+      )
+      assert.is(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), null)
+    } finally {
+      await database.dispose()
+    }
+  })
+
   Seed('resumed with a larger seed than the one that set the mark, hands out ids after every seeded pet', async () => {
     const database = throwawayDatabase(await mongod.uri())
     try {
@@ -85,6 +110,30 @@ if (source.kind === 'none') {
       const pets = mongoPetRepository({ database: async () => db })
       const created = await pets.insert({ name: 'Third', categoryId: 3, status: 'pending' })()
       assert.ok(E.isRight(created) && created.right.id === 3, JSON.stringify(created))
+    } finally {
+      await database.dispose()
+    }
+  })
+
+  Seed('larger than one batch, cut off after its first batch, is finished by the next start: every pet once, by its id', async () => {
+    const database = throwawayDatabase(await mongod.uri())
+    try {
+      const db = await database.connect()
+      const seed = numbered(2 * SEED_BATCH_SIZE + 500)
+      // A start that marked the seed and wrote its first batch, then stopped.
+      await db
+        .collection<{ _id: string; next: number; seeding: boolean }>(SHARED_PET_COLLECTIONS.counters)
+        .insertOne({ _id: 'pets', next: seed.length, seeding: true })
+      await db
+        .collection<PetDocument>(SHARED_PET_COLLECTIONS.pets)
+        .insertMany(seed.slice(0, SEED_BATCH_SIZE).map((draft, index) => ({ _id: index + 1, ...draft })))
+      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, seed), { kind: 'finished', count: seed.length })
+      const stored = await db.collection<PetDocument>(SHARED_PET_COLLECTIONS.pets).find().sort({ _id: 1 }).toArray()
+      assert.equal(
+        stored.map((pet) => `${pet._id} ${pet.name}`),
+        seed.map((draft, index) => `${index + 1} ${draft.name}`),
+      )
+      assert.equal(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), { _id: 'pets', next: seed.length })
     } finally {
       await database.dispose()
     }

@@ -84,10 +84,13 @@ StoreErrors(
   },
 )
 
-StoreErrors('A DNS look-up of a mongodb+srv URI that times out, is refused or fails at the server passes (503)', () => {
+StoreErrors('A DNS look-up of a mongodb+srv URI that times out, is refused, cancelled or garbled passes (503)', () => {
   const dns = (code: string, syscall = 'querySrv'): Error =>
     Object.assign(new Error(`${syscall} ${code} _mongodb._tcp.db.example`), { code, syscall })
-  for (const code of ['ETIMEOUT', 'ECONNREFUSED', 'ESERVFAIL', 'EAI_AGAIN']) assert.ok(isTransient(dns(code)), code)
+  for (const code of ['ETIMEOUT', 'ECONNREFUSED', 'ESERVFAIL', 'EAI_AGAIN', 'EREFUSED', 'ECANCELLED', 'EBADRESP']) {
+    assert.ok(isTransient(dns(code)), code)
+  }
+  assert.ok(isTransient(dns('EREFUSED', 'queryTxt')))
   assert.ok(isTransient(dns('EAI_AGAIN', 'getaddrinfo')))
   assert.is(toStoreError('ping')(dns('ETIMEOUT'))._tag, 'StoreUnavailable')
   // A name that does not exist is a setting to fix, and a plain error with such a code is no DNS failure.
@@ -122,6 +125,16 @@ StoreErrors('a failover, a shutdown and the server-side time bounds pass: StoreU
   }
   assert.ok(isTransient(writeConcernError(64, 'WriteConcernTimeout')), 'wtimeout passed')
   assert.ok(isTransient(writeConcernError(50, 'MaxTimeMSExpired')), 'maxTimeMS passed while waiting for the write concern')
+})
+
+StoreErrors('a call between members that timed out, a storage engine under pressure and a killed operation pass: StoreUnavailable', () => {
+  for (const [code, codeName] of [
+    [202, 'NetworkInterfaceExceededTimeLimit'],
+    [365, 'TemporarilyUnavailable'],
+    [11601, 'Interrupted'],
+  ] as const) {
+    assert.is(toStoreError('insert pet')(serverError(code, codeName))._tag, 'StoreUnavailable', codeName)
+  }
 })
 
 StoreErrors('an error the server or driver labels retryable passes, whatever its code', () => {

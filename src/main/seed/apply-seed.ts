@@ -1,63 +1,92 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import * as E from 'fp-ts/Either'
 import type { Logger } from 'pino'
-import type { Store } from '../../ports/store.js'
+import type { StoreError } from '../../domain/errors.js'
+import type { SeedOutcome, Store } from '../../ports/store.js'
 import type { Config } from '../config.js'
 
-/** How long to wait before trying a seed again when the store was unavailable at start. */
-const SEED_RETRY_MS = 5_000
+const FIRST_RETRY_MS = 1_000
+const LONGEST_RETRY_MS = 30_000
+
+/**
+ * How long to wait after the `failures`-th failed try before the next: 1 s, doubled each time, at
+ * most 30 s, so that a store back after a long outage is seeded within 30 s without being asked
+ * every second meanwhile.
+ */
+export const seedRetryDelayMs = (failures: number): number => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1))
+
+/** What applySeed reports to, and what stops it. */
+export interface SeedRun {
+  /** Called once, when the seed is applied or found not needed: the seed gate opens. */
+  readonly settled: () => void
+  /** Aborted when the service shuts down: the seed is not tried again. */
+  readonly shutdown: AbortSignal
+  /** The wait after a failed try; seedRetryDelayMs unless given. */
+  readonly retryDelayMs?: (failures: number) => number
+}
+
+const logApplied = (logger: Logger, source: string, outcome: SeedOutcome): void => {
+  if (outcome.kind === 'seeded') {
+    logger.info({ seed: source, pets: outcome.count }, `seeded the store with ${outcome.count} pets from ${source}`)
+  } else if (outcome.kind === 'finished') {
+    logger.info({ seed: source, pets: outcome.count }, `seed ${source}: finished the seed another start began (${outcome.count} pets)`)
+  } else {
+    logger.info({ seed: source }, `seed ${source} not applied: the store already holds pets`)
+  }
+}
+
+/**
+ * A store that is away (StoreUnavailable) passes by itself: a warning. One that refuses the seed
+ * (StoreFailed: refused credentials or rights, a write concern the replica set cannot meet, a
+ * collection validator that rejects the pets) refuses it until someone acts: an error, at every
+ * try, so that the log says so for as long as it lasts; tried again all the same, so that the
+ * seed is applied, and the service ready, once the cause is fixed, without a restart.
+ */
+const logFailed = (logger: Logger, source: string, error: StoreError, retryInMs: number): void => {
+  if (error._tag === 'StoreFailed') {
+    logger.error(
+      { seed: source, detail: error.detail, retryInMs },
+      `seed ${source} not applied: the store refused it; retrying until it is applied (fix the cause; until then the service is not ready)`,
+    )
+  } else {
+    logger.warn({ seed: source, detail: error.detail, retryInMs }, `seed ${source} not applied yet: the store is unavailable; retrying`)
+  }
+}
 
 /**
  * Applies the seed to the shared data set and logs what happened; with sandboxes on, each sandbox
- * is seeded when first used instead. A store that is down at start is tried again until it answers;
- * one that refuses the seed for good (StoreFailed) is reported once, as an error.
+ * is seeded when first used instead. Resolves after the first try, so that clients connecting at
+ * once see the seeded store; a failed try is repeated in the background, with waits growing to
+ * 30 s, until the seed is applied or the service shuts down. Until then the seed gate stays shut:
+ * a create that landed first would make the store hold a pet, and the seed would never be applied.
  */
-export const applySeed = (
+export const applySeed = async (
   config: Pick<Config, 'seed' | 'sandboxes'>,
   store: Pick<Store, 'seed'>,
   logger: Logger,
-  settled: () => void,
+  { settled, shutdown, retryDelayMs = seedRetryDelayMs }: SeedRun,
 ): Promise<void> => {
   const seed = config.seed
-  if (seed === undefined) {
-    settled()
-    return Promise.resolve()
-  }
+  if (seed === undefined) return settled()
   if (config.sandboxes === 'per-key') {
     logger.info(
       { seed: seed.source, pets: seed.pets.length },
       `each sandbox starts from the seed ${seed.source} (${seed.pets.length} pets)`,
     )
-    settled()
-    return Promise.resolve()
+    return settled()
   }
-  return store
-    .seed()()
-    .then((outcome) => {
-      if (E.isRight(outcome) || outcome.left._tag === 'StoreFailed') settled()
-      if (E.isLeft(outcome) && outcome.left._tag === 'StoreFailed') {
-        // Retrying cannot help (refused credentials, a setting the server rejects): say so once.
-        logger.error(
-          { seed: seed.source, detail: outcome.left.detail },
-          `seed ${seed.source} not applied: the store refused it; fix the cause and restart`,
-        )
-      } else if (E.isLeft(outcome)) {
-        logger.warn(
-          { seed: seed.source, detail: outcome.left.detail },
-          `seed ${seed.source} not applied yet: the store is unavailable; retrying`,
-        )
-        setTimeout(() => void applySeed(config, store, logger, settled), SEED_RETRY_MS).unref()
-      } else if (outcome.right.kind === 'seeded') {
-        logger.info(
-          { seed: seed.source, pets: outcome.right.count },
-          `seeded the store with ${outcome.right.count} pets from ${seed.source}`,
-        )
-      } else if (outcome.right.kind === 'finished') {
-        logger.info(
-          { seed: seed.source, pets: outcome.right.count },
-          `seed ${seed.source}: finished the seed another start began (${outcome.right.count} pets)`,
-        )
-      } else {
-        logger.info({ seed: seed.source }, `seed ${seed.source} not applied: the store already holds pets`)
-      }
-    })
+  const stopped = (): void => logger.info({ seed: seed.source }, `seed ${seed.source} not applied: the service is shutting down`)
+  const tryFrom = async (failures: number): Promise<void> => {
+    const outcome = await store.seed()()
+    if (E.isRight(outcome)) {
+      logApplied(logger, seed.source, outcome.right)
+      return settled()
+    }
+    if (shutdown.aborted) return stopped()
+    const waitMs = retryDelayMs(failures + 1)
+    logFailed(logger, seed.source, outcome.left, waitMs)
+    // Unreferenced: a wait alone does not keep the process alive.
+    void sleep(waitMs, undefined, { signal: shutdown, ref: false }).then(() => tryFrom(failures + 1), stopped)
+  }
+  await tryFrom(0)
 }

@@ -3,10 +3,10 @@ import { storeUnavailable } from '../../domain/errors.js'
 import type { Store } from '../../ports/store.js'
 
 /**
- * The shared data set held back until its seed has settled (applied, found not needed, or refused
- * for good): until then the store is not ready and a create answers 503. A create that landed first
- * would make the store hold a pet, and the seed, tried again, would find it "not empty" and never be
- * applied, not even after a restart.
+ * The shared data set held back until its seed has settled (applied, or found not needed): until
+ * then, however long the store is away or refuses the seed, the store is not ready and a create
+ * answers 503. A create that landed first would make the store hold a pet, and the seed, tried
+ * again, would find it "not empty" and never be applied, not even after a restart.
  */
 export const seedGate = (store: Store): { readonly store: Store; readonly open: () => void } => {
   let settled = false
