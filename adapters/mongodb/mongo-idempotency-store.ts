@@ -22,7 +22,7 @@ import {
 import { ensureExpiryIndex } from './expiry-index.js'
 import { fromDocument, toDocument } from './pet-document.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
 
 /**
@@ -45,8 +45,8 @@ export interface MongoIdempotencyStoreOptions extends MongoIdempotencyTimes {
 }
 
 /** Creates the TTL index that deletes expired records; idempotent like every createIndex. */
-export const ensureIdempotencyIndexes = async (db: Db, build?: IndexBuild): Promise<void> => {
-  await ensureExpiryIndex(db, IDEMPOTENCY_COLLECTION, build)
+export const ensureIdempotencyIndexes = async (db: Db): Promise<void> => {
+  await ensureExpiryIndex(db, IDEMPOTENCY_COLLECTION)
 }
 
 const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>

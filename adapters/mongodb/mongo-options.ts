@@ -64,27 +64,21 @@ export const collectionOptions = (writeConcern: WriteConcernSettings, timeoutMs:
 /**
  * The server-side bound of each command (`maxTimeMS`, which also bounds the wait for the write
  * concern): the server stops the work and answers MaxTimeMSExpired, instead of running on after the
- * service has given up. createIndex takes it too (the driver's CreateIndexesOperation is a
- * CommandOperation, which adds `maxTimeMS` to the command).
+ * service has given up. Never on an index build (see INDEX_BUILD).
  */
 export const serverBound = (timeoutMs: number): { readonly maxTimeMS: number } => ({ maxTimeMS: timeoutMs })
 
 /**
- * How an index is built: bounded on the server, and acknowledged with the service's write concern
- * (given on the collection: createIndex takes it from there), whatever the URI says; `w=0` there
- * would leave a build unacknowledged, and /readyz 200 without its indexes. Empty: the defaults.
+ * The collection options of an index build. No time limit: the server aborts an index build whose
+ * createIndexes passes its `maxTimeMS` (mongodb/mongo jstests/noPassthrough/index_builds/
+ * index_max_time_ms.js), so a build on a large collection would never finish; and the driver adds
+ * `maxTimeMS` to a command only when the call's options carry it (operations/command.ts). The
+ * write concern is `majority` whatever the URI says (`w=0` there would leave a build
+ * unacknowledged): an index the store counts as built then survives a failover, and a
+ * PETSTORE_MONGODB_WRITE_CONCERN the server refuses is the create's 500, not a store that never
+ * becomes ready. createIndex takes the write concern from the collection (resolveOptions in utils.ts).
  */
-export interface IndexBuild {
-  readonly collection: CollectionOptions
-  readonly index: { readonly maxTimeMS?: number }
-}
-
-export const indexBuild = (writeConcern: WriteConcernSettings, timeoutMs: number): IndexBuild => ({
-  collection: { writeConcern: { ...writeConcern, wtimeoutMS: timeoutMs } },
-  index: serverBound(timeoutMs),
-})
-
-export const DEFAULT_INDEX_BUILD: IndexBuild = { collection: {}, index: {} }
+export const INDEX_BUILD: CollectionOptions = { writeConcern: { w: 'majority' } }
 
 /** How an adapter reaches its collections. */
 export interface MongoAccess {

@@ -20,7 +20,7 @@ import {
   STATUS_INDEX,
 } from './pet-queries.js'
 import { isDuplicateKey, mongoCall } from './mongo-call.js'
-import { collectionIn, DEFAULT_INDEX_BUILD, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, INDEX_BUILD, type MongoAccess, serverBound } from './mongo-options.js'
 import { fromStored, refusedUnapplied } from './store-error.js'
 
 export interface CounterDocument {
@@ -50,12 +50,12 @@ export interface MongoPetRepositoryOptions {
   readonly collections?: PetCollections
 }
 
-/** Creates the indexes list and get need; createIndex is idempotent, so every start may call it. */
-export const ensurePetIndexes = async (db: Db, build: IndexBuild = DEFAULT_INDEX_BUILD): Promise<void> => {
-  const pets = db.collection(PETS_COLLECTION, build.collection)
-  await pets.createIndex(STATUS_INDEX.key, { ...build.index, name: STATUS_INDEX.name })
+/** Creates the indexes that list and an insert under a create id need; createIndex is idempotent, so every start may call it. */
+export const ensurePetIndexes = async (db: Db): Promise<void> => {
+  const pets = db.collection(PETS_COLLECTION, INDEX_BUILD)
+  await pets.createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
   const { key, ...createId } = CREATE_ID_INDEX
-  await pets.createIndex(key, { ...build.index, ...createId })
+  await pets.createIndex(key, createId)
 }
 
 /** How far one insert call got: whether its insert was sent, and whether the caller gave up on it. */

@@ -1,7 +1,7 @@
 import type { Db, WriteConcernSettings } from 'mongodb'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
 import { byScope, hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
 import { ensureExpiryIndex } from './expiry-index.js'
 
@@ -16,8 +16,8 @@ export interface MongoRateLimitCounterOptions {
 }
 
 /** Creates the TTL index that deletes counters of past windows; idempotent like every createIndex. */
-export const ensureRateLimitIndexes = async (db: Db, build?: IndexBuild): Promise<void> => {
-  await ensureExpiryIndex(db, RATE_LIMITS_COLLECTION, build)
+export const ensureRateLimitIndexes = async (db: Db): Promise<void> => {
+  await ensureExpiryIndex(db, RATE_LIMITS_COLLECTION)
 }
 
 /**

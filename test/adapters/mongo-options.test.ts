@@ -1,10 +1,9 @@
 import * as E from 'fp-ts/Either'
-import { type CollectionOptions, type CreateIndexesOptions, type Db, MongoClient } from 'mongodb'
+import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { StoreDeadlineError, withDeadline } from '../../adapters/mongodb/deadline.js'
 import { mongoCall } from '../../adapters/mongodb/mongo-call.js'
-import { ensureSharedIndexes } from '../../adapters/mongodb/mongo-store.js'
 import {
   clientOptions,
   collectionIn,
@@ -173,28 +172,3 @@ Lease(
 )
 
 Lease.run()
-
-const Indexes = suite('Index builds')
-
-Indexes('every index build is bounded on the server and acknowledged with the service write concern, whatever the URI says', async () => {
-  const builds: Array<{ readonly collection: string; readonly settings: CollectionOptions; readonly options: CreateIndexesOptions }> = []
-  const db = {
-    collection: (collection: string, settings: CollectionOptions) => ({
-      createIndex: async (_key: unknown, options: CreateIndexesOptions) => {
-        builds.push({ collection, settings, options })
-        return 'built'
-      },
-    }),
-  } as unknown as Db
-  await ensureSharedIndexes(db, { writeConcern: { w: 'majority' }, timeoutMs: 1500 })
-  assert.equal(
-    builds.map((build) => `${build.collection}.${String(build.options.name)}`),
-    ['pets.status_1__id_1', 'pets.createId_1', 'idempotency_keys.expiresAt_ttl', 'rate_limits.expiresAt_ttl'],
-  )
-  for (const { settings, options } of builds) {
-    assert.is(options.maxTimeMS, 1500)
-    assert.equal(settings.writeConcern, { w: 'majority', wtimeoutMS: 1500 })
-  }
-})
-
-Indexes.run()
