@@ -1,16 +1,26 @@
 import { setTimeout as pause } from 'node:timers/promises'
 import type { Db } from 'mongodb'
 import { type StoreError, storeUnavailable } from '../../src/domain/errors.js'
-import { ensureIdempotencyIndexes } from './mongo-idempotency-store.js'
-import { ensurePetIndexes } from './mongo-pet-repository.js'
-import { ensureRateLimitIndexes } from './mongo-rate-limit-counter.js'
+import { IDEMPOTENCY_COLLECTION } from './idempotency-queries.js'
+import { INDEX_BUILD } from './mongo-options.js'
+import { CREATE_ID_INDEX, PETS_COLLECTION, STATUS_INDEX } from './pet-queries.js'
+import { RATE_LIMITS_COLLECTION } from './rate-limit-queries.js'
 import { toStoreError } from './store-error.js'
 
-/** Creates every index of the shared collections, each without a time limit (see INDEX_BUILD); createIndex is idempotent. */
+/**
+ * Creates every index of the shared collections, each without a time limit (see INDEX_BUILD);
+ * createIndex is idempotent. On `pets`, lists by status and one pet per create id; on the others a
+ * TTL index, by which MongoDB deletes a document once its `expiresAt` has passed (its TTL monitor
+ * runs about every minute).
+ */
 export const ensureSharedIndexes = async (db: Db): Promise<void> => {
-  await ensurePetIndexes(db)
-  await ensureIdempotencyIndexes(db)
-  await ensureRateLimitIndexes(db)
+  const pets = db.collection(PETS_COLLECTION, INDEX_BUILD)
+  await pets.createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
+  const { key, ...createId } = CREATE_ID_INDEX
+  await pets.createIndex(key, createId)
+  for (const collection of [IDEMPOTENCY_COLLECTION, RATE_LIMITS_COLLECTION]) {
+    await db.collection(collection, INDEX_BUILD).createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 })
+  }
 }
 
 const FIRST_RETRY_MS = 250
