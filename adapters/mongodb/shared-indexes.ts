@@ -49,8 +49,10 @@ export interface SharedIndexes {
  * Builds every index once per start, in the background: an attempt with no time limit, retried
  * after a capped pause until it succeeds or `stop` is called. A failed attempt is tried again in
  * full: createIndex of an index that exists returns at once, and one whose build is running on the
- * server joins that build. An attempt running at `stop` ends when its client closes (the driver
- * interrupts the connections in use: closeCheckedOutConnections in mongo_client.ts).
+ * server (another instance's, or an earlier attempt's) waits for that build (mongodb/mongo jstests/
+ * noPassthroughWithMongod/create_indexes_waits_for_already_in_progress.js). An attempt running at
+ * `stop` ends when its client closes (the driver interrupts the connections in use:
+ * closeCheckedOutConnections in mongo_client.ts).
  */
 export const buildSharedIndexes = (database: () => Promise<Db>): SharedIndexes => {
   const stopping = new AbortController()
