@@ -19,10 +19,9 @@ import {
   type IdempotencyDocument,
   releaseFilter,
 } from './idempotency-queries.js'
-import { ensureExpiryIndex } from './expiry-index.js'
 import { fromDocument, toDocument } from './pet-document.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
 
 /**
@@ -42,11 +41,6 @@ export interface MongoIdempotencyStoreOptions extends MongoIdempotencyTimes {
   readonly timeoutMs?: number
   /** The shared `idempotency_keys` unless a sandbox's collection is given. */
   readonly collection?: string
-}
-
-/** Creates the TTL index that deletes expired records; idempotent like every createIndex. */
-export const ensureIdempotencyIndexes = async (db: Db, build?: IndexBuild): Promise<void> => {
-  await ensureExpiryIndex(db, IDEMPOTENCY_COLLECTION, build)
 }
 
 const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>

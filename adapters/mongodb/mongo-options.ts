@@ -5,13 +5,6 @@ import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 export const DEFAULT_TIMEOUT_MS = 2000
 
 /**
- * How much longer than the server's own bound (`maxTimeMS`) the socket waits: the server's
- * "time limit exceeded" answer must arrive before the connection is cut, so that a slow operation
- * is stopped by the server, not abandoned on it.
- */
-export const SOCKET_GRACE_MS = 1000
-
-/**
  * What every read and decode of the service relies on, whatever MONGODB_URI says (options given
  * here win over the URI's, see the driver's parseOptions): reads from the primary, which holds
  * every acknowledged write, so that a claim's duplicate and a GET right after a 201 are seen; the
@@ -32,10 +25,17 @@ export const PINNED_READS = {
 } as const satisfies CollectionOptions
 
 /**
- * The client's options for PETSTORE_MONGODB_TIMEOUT_MS = `timeoutMs`: finding a server,
- * connecting and getting a pooled connection are each bounded by it, and the socket waits
- * SOCKET_GRACE_MS more than the server's own bound. The driver's `timeoutMS` is not used: in 7.9 it
- * is deprecated and has no effect.
+ * The client's options for PETSTORE_MONGODB_TIMEOUT_MS = `timeoutMs`: finding a server, connecting
+ * and getting a pooled connection are each bounded by it (the driver's Topology.selectServer,
+ * ConnectionPool.checkOut and connect in cmap/connect.ts). The socket has no timeout of its own
+ * (`socketTimeoutMS` 0, whatever the URI says): every wait of the service is bounded by the call's
+ * deadline (withDeadline in deadline.ts), and every command's work on the server by its `maxTimeMS`;
+ * a socket timeout would add nothing but a cut index build, which has no bound (see INDEX_BUILD).
+ * A connection left waiting on a server that went silent is freed by the driver's monitor: a
+ * heartbeat that times out (within about connectTimeoutMS + heartbeatFrequencyMS, sdam/monitor.ts)
+ * clears the pool and interrupts the connections in use (updateServers in sdam/topology.ts,
+ * interruptInUseConnections in cmap/connection_pool.ts). The driver's `timeoutMS` is not used: in
+ * 7.9 it is deprecated and has no effect.
  */
 export const clientOptions = (timeoutMs: number): MongoClientOptions => {
   const { readConcern, ...pinned } = PINNED_READS
@@ -47,7 +47,7 @@ export const clientOptions = (timeoutMs: number): MongoClientOptions => {
     serverSelectionTimeoutMS: timeoutMs,
     connectTimeoutMS: timeoutMs,
     waitQueueTimeoutMS: timeoutMs,
-    socketTimeoutMS: timeoutMs + SOCKET_GRACE_MS,
+    socketTimeoutMS: 0,
   }
 }
 
@@ -64,27 +64,21 @@ export const collectionOptions = (writeConcern: WriteConcernSettings, timeoutMs:
 /**
  * The server-side bound of each command (`maxTimeMS`, which also bounds the wait for the write
  * concern): the server stops the work and answers MaxTimeMSExpired, instead of running on after the
- * service has given up. createIndex takes it too (the driver's CreateIndexesOperation is a
- * CommandOperation, which adds `maxTimeMS` to the command).
+ * service has given up. Never on an index build (see INDEX_BUILD).
  */
 export const serverBound = (timeoutMs: number): { readonly maxTimeMS: number } => ({ maxTimeMS: timeoutMs })
 
 /**
- * How an index is built: bounded on the server, and acknowledged with the service's write concern
- * (given on the collection: createIndex takes it from there), whatever the URI says; `w=0` there
- * would leave a build unacknowledged, and /readyz 200 without its indexes. Empty: the defaults.
+ * The collection options of an index build. No time limit: the server aborts an index build whose
+ * createIndexes passes its `maxTimeMS` (mongodb/mongo jstests/noPassthrough/index_builds/
+ * index_max_time_ms.js), so a build on a large collection would never finish; and the driver adds
+ * `maxTimeMS` to a command only when the call's options carry it (operations/command.ts). The
+ * write concern is `majority` whatever the URI says (`w=0` there would leave a build
+ * unacknowledged): an index the store counts as built then survives a failover, and a
+ * PETSTORE_MONGODB_WRITE_CONCERN the server refuses is the create's 500, not a store that never
+ * becomes ready. createIndex takes the write concern from the collection (resolveOptions in utils.ts).
  */
-export interface IndexBuild {
-  readonly collection: CollectionOptions
-  readonly index: { readonly maxTimeMS?: number }
-}
-
-export const indexBuild = (writeConcern: WriteConcernSettings, timeoutMs: number): IndexBuild => ({
-  collection: { writeConcern: { ...writeConcern, wtimeoutMS: timeoutMs } },
-  index: serverBound(timeoutMs),
-})
-
-export const DEFAULT_INDEX_BUILD: IndexBuild = { collection: {}, index: {} }
+export const INDEX_BUILD: CollectionOptions = { writeConcern: { w: 'majority' } }
 
 /** How an adapter reaches its collections. */
 export interface MongoAccess {

@@ -10,17 +10,15 @@ import {
   byCreateIdFilter,
   byIdFilter,
   COUNTERS_COLLECTION,
-  CREATE_ID_INDEX,
   counterFilter,
   counterUpdate,
   ID_ORDER,
   listFilter,
   PET_PROJECTION,
   PETS_COLLECTION,
-  STATUS_INDEX,
 } from './pet-queries.js'
 import { isDuplicateKey, mongoCall } from './mongo-call.js'
-import { collectionIn, DEFAULT_INDEX_BUILD, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
 import { fromStored, refusedUnapplied } from './store-error.js'
 
 export interface CounterDocument {
@@ -48,14 +46,6 @@ export interface MongoPetRepositoryOptions {
   readonly timeoutMs?: number
   /** The shared collections (`pets`, `counters`) unless a sandbox's are given. */
   readonly collections?: PetCollections
-}
-
-/** Creates the indexes list and get need; createIndex is idempotent, so every start may call it. */
-export const ensurePetIndexes = async (db: Db, build: IndexBuild = DEFAULT_INDEX_BUILD): Promise<void> => {
-  const pets = db.collection(PETS_COLLECTION, build.collection)
-  await pets.createIndex(STATUS_INDEX.key, { ...build.index, name: STATUS_INDEX.name })
-  const { key, ...createId } = CREATE_ID_INDEX
-  await pets.createIndex(key, { ...build.index, ...createId })
 }
 
 /** How far one insert call got: whether its insert was sent, and whether the caller gave up on it. */

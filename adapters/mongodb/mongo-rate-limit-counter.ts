@@ -1,9 +1,8 @@
 import type { Db, WriteConcernSettings } from 'mongodb'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type IndexBuild, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
 import { byScope, hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
-import { ensureExpiryIndex } from './expiry-index.js'
 
 export interface MongoRateLimitCounterOptions {
   readonly database: () => Promise<Db>
@@ -13,11 +12,6 @@ export interface MongoRateLimitCounterOptions {
   readonly timeoutMs?: number
   /** Moves the server's clock as the counter sees it, for tests only. */
   readonly clockOffsetMs?: () => number
-}
-
-/** Creates the TTL index that deletes counters of past windows; idempotent like every createIndex. */
-export const ensureRateLimitIndexes = async (db: Db, build?: IndexBuild): Promise<void> => {
-  await ensureExpiryIndex(db, RATE_LIMITS_COLLECTION, build)
 }
 
 /**

@@ -1,12 +1,17 @@
-import { type Db, MongoClient, type WriteConcernSettings } from 'mongodb'
+import * as E from 'fp-ts/Either'
+import * as TE from 'fp-ts/TaskEither'
+import { MongoClient, type WriteConcernSettings } from 'mongodb'
+import type { StoreError } from '../../src/domain/errors.js'
 import type { PetDraft } from '../../src/domain/pet.js'
+import type { PetRepository } from '../../src/domain/pet-repository.js'
 import type { Store } from '../../src/ports/store.js'
-import { ensureIdempotencyIndexes, mongoIdempotencyStore } from './mongo-idempotency-store.js'
-import { ensurePetIndexes, mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
+import { mongoIdempotencyStore } from './mongo-idempotency-store.js'
+import { mongoPetRepository, SHARED_PET_COLLECTIONS } from './mongo-pet-repository.js'
 import { mongoCall } from './mongo-call.js'
-import { clientOptions, indexBuild, leaseFor, type MongoAccess } from './mongo-options.js'
-import { ensureRateLimitIndexes, mongoRateLimitCounter } from './mongo-rate-limit-counter.js'
+import { clientOptions, leaseFor, type MongoAccess } from './mongo-options.js'
+import { mongoRateLimitCounter } from './mongo-rate-limit-counter.js'
 import { seedMongoPets, seedRoundTrips } from './mongo-seed.js'
+import { buildSharedIndexes, type SharedIndexes } from './shared-indexes.js'
 
 export interface MongoStoreOptions {
   readonly uri: string
@@ -45,30 +50,26 @@ const connector = (options: MongoStoreOptions) => {
   return { connect, close }
 }
 
-/** Creates every index of the shared collections (createIndex is idempotent): one round trip each, each an IndexBuild. */
-export const ensureSharedIndexes = async (
-  db: Db,
-  { writeConcern, timeoutMs }: Pick<MongoAccess, 'writeConcern' | 'timeoutMs'>,
-): Promise<void> => {
-  const build = indexBuild(writeConcern, timeoutMs)
-  await ensurePetIndexes(db, build)
-  await ensureIdempotencyIndexes(db, build)
-  await ensureRateLimitIndexes(db, build)
-}
-const SHARED_INDEX_ROUND_TRIPS = 3
+/**
+ * Ready when every index is built (in the background, see shared-indexes.ts) and the server
+ * answers a ping: one round trip, bounded like any, and no index build in a probe.
+ */
+const readiness = (access: MongoAccess, indexes: SharedIndexes) => (): TE.TaskEither<StoreError, void> =>
+  indexes.built()
+    ? mongoCall(access, 'ping', async () => {
+        await (await access.database()).command({ ping: 1 })
+      })
+    : TE.left(indexes.refusal())
 
-/** Ready when the server answers a ping and the shared collections' indexes exist (created if missing). */
-const readiness = (access: MongoAccess) => () =>
-  mongoCall(
-    access,
-    'ping',
-    async () => {
-      const db = await access.database()
-      await db.command({ ping: 1 })
-      await ensureSharedIndexes(db, access)
-    },
-    1 + SHARED_INDEX_ROUND_TRIPS,
-  )
+/**
+ * Every create waits for the indexes (503 with Retry-After meanwhile), not only one under a create
+ * id, which alone needs createId_1: one rule, the same as readiness's, for a client and an operator
+ * alike (an instance that is not ready takes no create), and the wait comes once per start.
+ */
+const afterIndexes = (pets: PetRepository, indexes: SharedIndexes): PetRepository => ({
+  ...pets,
+  insert: (draft, createId) => () => (indexes.built() ? pets.insert(draft, createId)() : Promise.resolve(E.left(indexes.refusal()))),
+})
 
 /**
  * Through a direct connection the driver sends every read as `primaryPreferred` to the one member
@@ -85,33 +86,42 @@ const refuseDirectConnection = (client: MongoClient): void => {
   }
 }
 
+/** The store, and when its background index builds end (every index built, or closed first): for tests, which wait for it. */
+export interface MongoStore extends Store {
+  readonly indexBuilds: Promise<void>
+}
+
+/**
+ * The store over `access`, whose client `closeClient` closes; apart from openMongoStore so that a
+ * test can give it a stand-in database. The indexes are built once, in the background, from now.
+ */
+export const mongoStoreOn = (access: MongoAccess, seed: ReadonlyArray<PetDraft>, closeClient: () => Promise<void>): MongoStore => {
+  const indexes = buildSharedIndexes(access.database)
+  const { database, writeConcern, timeoutMs } = access
+  return {
+    shared: {
+      pets: afterIndexes(mongoPetRepository({ database, writeConcern, timeoutMs }), indexes),
+      idempotency: mongoIdempotencyStore({ database, writeConcern, timeoutMs, leaseMs: leaseFor(timeoutMs) }),
+    },
+    seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), seedRoundTrips(seed.length)),
+    rateLimits: mongoRateLimitCounter({ database, timeoutMs }),
+    ready: readiness(access, indexes),
+    close: async () => {
+      indexes.stop()
+      await closeClient()
+    },
+    indexBuilds: indexes.finished,
+  }
+}
+
 /**
  * Opens a MongoDB-backed store without waiting for the server, so that a database that is down at
- * start-up or later only costs 503s until it is back. Indexes are created now when possible, and
- * again by every readiness check (createIndex is idempotent).
+ * start-up or later only costs 503s until it is back.
  */
-export const openMongoStore = (options: MongoStoreOptions): Store => {
+export const openMongoStore = (options: MongoStoreOptions): MongoStore => {
   // Refuses a malformed URI or option now, at start-up, rather than on the first request.
   refuseDirectConnection(new MongoClient(options.uri, clientOptions(options.timeoutMs)))
   const client = connector(options)
   const { writeConcern, timeoutMs, seed = [] } = options
-  const access: MongoAccess = { database: async () => (await client.connect()).db(options.dbName), writeConcern, timeoutMs }
-  access
-    .database()
-    .then((db) => ensureSharedIndexes(db, access))
-    .catch(() => {
-      // Not reachable yet: /readyz stays 503 and retries until the indexes exist.
-    })
-  const leaseMs = leaseFor(timeoutMs)
-  const { database } = access
-  return {
-    shared: {
-      pets: mongoPetRepository({ database, writeConcern, timeoutMs }),
-      idempotency: mongoIdempotencyStore({ database, writeConcern, timeoutMs, leaseMs }),
-    },
-    seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), seedRoundTrips(seed.length)),
-    rateLimits: mongoRateLimitCounter({ database, timeoutMs }),
-    ready: readiness(access),
-    close: client.close,
-  }
+  return mongoStoreOn({ database: async () => (await client.connect()).db(options.dbName), writeConcern, timeoutMs }, seed, client.close)
 }

@@ -1,18 +1,10 @@
 import * as E from 'fp-ts/Either'
-import { type CollectionOptions, type CreateIndexesOptions, type Db, MongoClient } from 'mongodb'
+import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { StoreDeadlineError, withDeadline } from '../../adapters/mongodb/deadline.js'
 import { mongoCall } from '../../adapters/mongodb/mongo-call.js'
-import { ensureSharedIndexes } from '../../adapters/mongodb/mongo-store.js'
-import {
-  clientOptions,
-  collectionIn,
-  CREATE_ROUND_TRIPS,
-  leaseFor,
-  serverBound,
-  SOCKET_GRACE_MS,
-} from '../../adapters/mongodb/mongo-options.js'
+import { clientOptions, collectionIn, CREATE_ROUND_TRIPS, leaseFor, serverBound } from '../../adapters/mongodb/mongo-options.js'
 import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 import { openStore } from '../../src/main/store.js'
 
@@ -86,28 +78,26 @@ Pinned('a URI asking for a direct connection, whose reads may come from a second
 
 Pinned.run()
 
-const Timeouts = suite('MongoDB timeouts: operations bounded on the server, below the socket')
+const Timeouts = suite('MongoDB timeouts: each wait bounded by the call, each operation on the server')
 
-Timeouts('for every allowed PETSTORE_MONGODB_TIMEOUT_MS, the server gives up before the socket is cut', () => {
+Timeouts('for every allowed PETSTORE_MONGODB_TIMEOUT_MS, finding a server, connecting and a pooled connection take at most it', () => {
   for (const timeoutMs of [100, 2000, 60_000]) {
     const { options } = new MongoClient('mongodb://db.example/pets', clientOptions(timeoutMs))
     assert.is(options.serverSelectionTimeoutMS, timeoutMs)
     assert.is(options.connectTimeoutMS, timeoutMs)
     assert.is(options.waitQueueTimeoutMS, timeoutMs)
     assert.is(serverBound(timeoutMs).maxTimeMS, timeoutMs)
-    assert.is(options.socketTimeoutMS, timeoutMs + SOCKET_GRACE_MS)
-    assert.ok(options.socketTimeoutMS > serverBound(timeoutMs).maxTimeMS)
   }
 })
 
-Timeouts('the URI cannot loosen the bounds: the configured timeout wins over socketTimeoutMS=0 and friends', () => {
+Timeouts('the URI cannot change the bounds, nor give the socket a timeout of its own that would cut an index build', () => {
   const { options } = new MongoClient(
-    'mongodb://db.example/pets?socketTimeoutMS=0&serverSelectionTimeoutMS=30000&waitQueueTimeoutMS=0&connectTimeoutMS=0',
+    'mongodb://db.example/pets?socketTimeoutMS=500&serverSelectionTimeoutMS=30000&waitQueueTimeoutMS=0&connectTimeoutMS=0',
     clientOptions(2000),
   )
   assert.equal(
     [options.socketTimeoutMS, options.serverSelectionTimeoutMS, options.waitQueueTimeoutMS, options.connectTimeoutMS],
-    [3000, 2000, 2000, 2000],
+    [0, 2000, 2000, 2000],
   )
 })
 
@@ -173,28 +163,3 @@ Lease(
 )
 
 Lease.run()
-
-const Indexes = suite('Index builds')
-
-Indexes('every index build is bounded on the server and acknowledged with the service write concern, whatever the URI says', async () => {
-  const builds: Array<{ readonly collection: string; readonly settings: CollectionOptions; readonly options: CreateIndexesOptions }> = []
-  const db = {
-    collection: (collection: string, settings: CollectionOptions) => ({
-      createIndex: async (_key: unknown, options: CreateIndexesOptions) => {
-        builds.push({ collection, settings, options })
-        return 'built'
-      },
-    }),
-  } as unknown as Db
-  await ensureSharedIndexes(db, { writeConcern: { w: 'majority' }, timeoutMs: 1500 })
-  assert.equal(
-    builds.map((build) => `${build.collection}.${String(build.options.name)}`),
-    ['pets.status_1__id_1', 'pets.createId_1', 'idempotency_keys.expiresAt_ttl', 'rate_limits.expiresAt_ttl'],
-  )
-  for (const { settings, options } of builds) {
-    assert.is(options.maxTimeMS, 1500)
-    assert.equal(settings.writeConcern, { w: 'majority', wtimeoutMS: 1500 })
-  }
-})
-
-Indexes.run()

@@ -2,7 +2,8 @@ import * as E from 'fp-ts/Either'
 import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
+import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
+import { ensureSharedIndexes } from '../../adapters/mongodb/shared-indexes.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import { mongoContracts, petFixture } from '../support/mongo-contracts.js'
@@ -32,7 +33,7 @@ if (source.kind === 'none') {
       // Two instances, each with a client of its own, on one database.
       const storeOn = async () => {
         const db = await database.connect()
-        await ensureIdempotencyIndexes(db)
+        await ensureSharedIndexes(db)
         return mongoIdempotencyStore({ database: async () => db })
       }
       const punctual = await storeOn()

@@ -7,13 +7,14 @@ import { type CounterDocument, mongoPetRepository } from '../../adapters/mongodb
 import { mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
 import { openMongoStore } from '../../adapters/mongodb/mongo-store.js'
 import { seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
-import { COUNTERS_COLLECTION, counterFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
+import { COUNTERS_COLLECTION, counterFilter, PETS_COLLECTION, STATUS_INDEX } from '../../adapters/mongodb/pet-queries.js'
 import { type PetDocument, toDocument } from '../../adapters/mongodb/pet-document.js'
 import { assertError } from '../support/api-suite.js'
-import { mongodbUri, mongoInstances } from '../support/mongo-api.js'
+import { indexesBuilt, mongodbUri, mongoInstances } from '../support/mongo-api.js'
 import { petFixture } from '../support/mongo-contracts.js'
 import { findMongod, sharedMongod, throwawayDbName, withoutMongod } from '../support/mongo-server.js'
 import { aNewPet } from '../support/pet-builder.js'
+import { startApi } from '../support/start-api.js'
 
 const run = async <A>(task: () => Promise<E.Either<unknown, A>>): Promise<A> => {
   const result = await task()
@@ -35,19 +36,62 @@ if (source.kind === 'none') {
 
   const Wiring = suite('openMongoStore: the production wiring on a mongod')
 
-  Wiring('creates every index of the shared collections, at start and when asked if ready', async () => {
+  Wiring('builds every index of the shared collections once at start, and is ready once they exist', async () => {
     const dbName = throwawayDbName()
     const uri = await mongod.uri()
     const store = openMongoStore({ uri: mongodbUri(uri, dbName), dbName, timeoutMs: 5000, writeConcern: { w: 'majority' } })
     const client = await new MongoClient(uri).connect()
     try {
+      await indexesBuilt(store)
       assert.equal(await store.ready()(), E.right(undefined))
-      assert.equal(await indexesOf(client, dbName, 'pets'), ['_id_', 'status_1__id_1'])
+      assert.equal(await indexesOf(client, dbName, 'pets'), ['_id_', 'status_1__id_1', 'createId_1'])
       assert.equal(await indexesOf(client, dbName, 'idempotency_keys'), ['_id_', 'expiresAt_ttl ttl 0'])
       assert.equal(await indexesOf(client, dbName, 'rate_limits'), ['_id_', 'expiresAt_ttl ttl 0'])
     } finally {
       await store.close()
       await client.db(dbName).dropDatabase()
+      await client.close()
+    }
+  })
+
+  Wiring('an upgrade that starts on a collection of 200,000 pets without createId_1 becomes ready', async () => {
+    const dbName = throwawayDbName()
+    const uri = await mongod.uri()
+    const client = await new MongoClient(uri).connect()
+    const db = client.db(dbName)
+    try {
+      // The data set of the version before createId_1: its pets, their id counter and the status index.
+      const pets = db.collection<PetDocument>(PETS_COLLECTION)
+      const [total, batch] = [200_000, 10_000]
+      for (let first = 1; first <= total; first += batch) {
+        await pets.insertMany(
+          Array.from({ length: batch }, (_, index) =>
+            toDocument({ id: first + index, name: `pet ${first + index}`, categoryId: 1, status: 'sold' }),
+          ),
+        )
+      }
+      await db.collection<CounterDocument>(COUNTERS_COLLECTION).insertOne({ ...counterFilter, next: total })
+      await pets.createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
+      // The default bound of each round trip, which an index build must not be held to.
+      const store = openMongoStore({ uri: mongodbUri(uri, dbName), dbName, timeoutMs: 2000, writeConcern: { w: 'majority' } })
+      const api = await startApi({ store })
+      try {
+        await indexesBuilt(store, 600_000)
+        assert.equal(await store.ready()(), E.right(undefined))
+        assert.equal(await indexesOf(client, dbName, PETS_COLLECTION), ['_id_', 'status_1__id_1', 'createId_1'])
+        const headers = { 'idempotency-key': 'upgrade-0001' }
+        const created = await api.request('POST', '/v1/pets', { body: aNewPet(), headers })
+        assert.is(created.status, 201)
+        assert.is((created.body as { id: number }).id, total + 1)
+        const retried = await api.request('POST', '/v1/pets', { body: aNewPet(), headers })
+        assert.equal([retried.status, retried.body], [201, created.body])
+        assert.is(await pets.countDocuments(), total + 1)
+      } finally {
+        await api.close()
+        await store.close()
+      }
+    } finally {
+      await db.dropDatabase()
       await client.close()
     }
   })
@@ -64,6 +108,7 @@ if (source.kind === 'none') {
     }
     const store = openMongoStore({ uri: mongodbUri(uri, dbName, hostile), dbName, timeoutMs: 5000, writeConcern: { w: 'majority' } })
     try {
+      await indexesBuilt(store)
       const pet = await run(store.shared.pets.insert({ name: 'Rex', categoryId: 7, status: 'sold' }))
       assert.equal(await run(store.shared.pets.findById(pet.id)), { _tag: 'Some', value: pet })
       assert.equal(await run(store.shared.pets.list({ limit: 5 })), [pet])

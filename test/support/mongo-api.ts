@@ -1,6 +1,6 @@
 import { MongoClient } from 'mongodb'
 import ConnectionString from 'mongodb-connection-string-url'
-import { openMongoStore } from '../../adapters/mongodb/mongo-store.js'
+import { type MongoStore, openMongoStore } from '../../adapters/mongodb/mongo-store.js'
 import type { Store } from '../../src/ports/store.js'
 import { type RunningApi, startApi } from './start-api.js'
 import { throwawayDbName } from './mongo-server.js'
@@ -13,9 +13,22 @@ export const mongodbUri = (uri: string, dbName: string, options: Readonly<Record
   return connection.toString()
 }
 
+/**
+ * Resolves once the store's background index builds are over, as a load balancer waits for
+ * /readyz: until then every create is refused. Gives up after `boundMs`, so that a build that never
+ * ends fails the test rather than hang the run.
+ */
+export const indexesBuilt = async (store: MongoStore, boundMs = 60_000): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined
+  const givenUp = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the indexes were not built within ${boundMs} ms`)), boundMs)
+  })
+  await Promise.race([store.indexBuilds, givenUp]).finally(() => clearTimeout(timer))
+}
+
 export interface MongoInstances {
   readonly dbName: string
-  /** Starts one more instance of the service: its own store (a client of its own) on the one database. */
+  /** Starts one more instance of the service: its own store (a client of its own) on the one database, its indexes built. */
   readonly start: (options?: {
     readonly rateLimit?: number
     readonly uriOptions?: Readonly<Record<string, string>>
@@ -36,6 +49,7 @@ export const mongoInstances = (uri: string, writeConcern: 'majority' | number = 
     dbName,
     start: async ({ rateLimit, uriOptions = {} } = {}) => {
       const store = openMongoStore({ uri: mongodbUri(uri, dbName, uriOptions), dbName, timeoutMs: 5000, writeConcern: { w: writeConcern } })
+      await indexesBuilt(store)
       const api = await startApi({
         store,
         ...(rateLimit === undefined ? {} : { rateLimit: { limit: rateLimit, counter: store.rateLimits } }),

@@ -1,6 +1,7 @@
-import { ensureIdempotencyIndexes, mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
-import { ensurePetIndexes, mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
-import { ensureRateLimitIndexes, mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
+import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
+import { mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
+import { mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
+import { ensureSharedIndexes } from '../../adapters/mongodb/shared-indexes.js'
 import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../ports/pet-repository.contract.js'
 import { rateLimitCounterContract } from '../ports/rate-limit-counter.contract.js'
@@ -8,12 +9,12 @@ import { onServerClock, throwawayDatabase } from './mongo-server.js'
 
 export const WRITE_CONCERN = { w: 'majority' } as const
 
-/** A fresh database with the pets' indexes, and a repository on it per instance. */
+/** A fresh database with the shared indexes, and a repository on it per instance. */
 export const petFixture = async (uri: string): Promise<StoreFixture & { readonly dbName: string }> => {
   const database = throwawayDatabase(uri)
   const repositoryOn = async () => {
     const db = await database.connect()
-    await ensurePetIndexes(db)
+    await ensureSharedIndexes(db)
     return mongoPetRepository({ database: async () => db })
   }
   return { dbName: database.dbName, repository: await repositoryOn(), sibling: repositoryOn, dispose: database.dispose }
@@ -30,7 +31,7 @@ export const mongoContracts = (label: string, uri: () => Promise<string>): void 
     const database = throwawayDatabase(await uri())
     const storeOn = async () => {
       const db = await database.connect()
-      await ensureIdempotencyIndexes(db)
+      await ensureSharedIndexes(db)
       return mongoIdempotencyStore({ database: async () => db, ...onServerClock(times) })
     }
     return { store: await storeOn(), sibling: storeOn, dispose: database.dispose }
@@ -40,7 +41,7 @@ export const mongoContracts = (label: string, uri: () => Promise<string>): void 
     const database = throwawayDatabase(await uri())
     const counterOn = async () => {
       const db = await database.connect()
-      await ensureRateLimitIndexes(db)
+      await ensureSharedIndexes(db)
       return mongoRateLimitCounter({ database: async () => db, clockOffsetMs: () => now() - Date.now() })
     }
     return { counter: await counterOn(), sibling: counterOn, dispose: database.dispose }
