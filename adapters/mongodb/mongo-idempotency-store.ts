@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import type { Db, WriteConcernSettings } from 'mongodb'
-import { storeFailed } from '../../src/domain/errors.js'
+import { type StoreError, storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_RECORD_TTL_MS,
@@ -14,10 +14,11 @@ import {
   byScope,
   claimUpdate,
   completeUpdate,
+  endLeaseUpdate,
   heldFilter,
   IDEMPOTENCY_COLLECTION,
   type IdempotencyDocument,
-  releaseFilter,
+  inProgressFilter,
 } from './idempotency-queries.js'
 import { ensureExpiryIndex } from './expiry-index.js'
 import { fromDocument, toDocument } from './pet-document.js'
@@ -89,17 +90,21 @@ export const mongoIdempotencyStore = ({
       },
     )
 
-  const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
-    const token = randomUUID()
+  const claim = async (scope: string, fingerprint: string, token: string): Promise<E.Either<string, IdempotencyClaim>> => {
     const record = await upsertOnceMore(() => claimOnce(scope, fingerprint, token, randomUUID()))
     if (record === null) throw new Error('the claimed record was not returned')
     return record.token === token ? E.right({ kind: 'claimed', token, createId: record.createId }) : held(record)
   }
 
+  const endLease = (scope: string, token: string): TE.TaskEither<StoreError, void> =>
+    mongoCall(access, 'end idempotency lease', async () => {
+      await (await records()).updateOne(inProgressFilter(scope, token), endLeaseUpdate, bound)
+    })
+
   return {
     claim: (scope, fingerprint) =>
       pipe(
-        mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint), 2),
+        mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint, randomUUID()), 2),
         TE.flatMap(fromStored),
       ),
     complete: (scope, token, fingerprint, pet) =>
@@ -123,9 +128,6 @@ export const mongoIdempotencyStore = ({
               ),
         ),
       ),
-    release: (scope, token) =>
-      mongoCall(access, 'release idempotency key', async () => {
-        await (await records()).deleteOne(releaseFilter(scope, token), bound)
-      }),
+    endLease,
   }
 }
