@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
+import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
 import type { Db, WriteConcernSettings } from 'mongodb'
 import { type StoreError, storeFailed } from '../../src/domain/errors.js'
@@ -101,10 +102,41 @@ export const mongoIdempotencyStore = ({
       await (await records()).updateOne(inProgressFilter(scope, token), endLeaseUpdate, bound)
     })
 
+  /**
+   * A claim call that failed may have been applied all the same: its answer lost or late, or the
+   * driver's retry of it failing after a first attempt that was applied (findAndModify is a
+   * retryable write, driver src/operations/find_and_modify.ts `Aspect.RETRYABLE`, and
+   * src/operations/execute_operation.ts answers the retry's error). Its caller has no token to end
+   * that lease with: this adapter made the token, so it ends the lease itself, best effort.
+   * Otherwise the client's retries would get 409 for a whole lease from a claim nobody holds. A
+   * claim still running on the server after the call gave up can land after this; its lease then
+   * runs out.
+   */
+  const endingLeaseOfFailedClaim =
+    (scope: string, token: string) =>
+    (error: StoreError): T.Task<E.Either<StoreError, never>> =>
+      pipe(
+        endLease(scope, token),
+        T.map((ended) =>
+          E.left(
+            E.isRight(ended)
+              ? error
+              : { ...error, detail: `${error.detail}; ending the lease of the claim it may have made failed too: ${ended.left.detail}` },
+          ),
+        ),
+      )
+
   return {
     claim: (scope, fingerprint) =>
       pipe(
-        mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint, randomUUID()), 2),
+        // A token of its own each time the claim runs.
+        TE.fromIO(() => randomUUID()),
+        TE.flatMap((token) =>
+          pipe(
+            mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint, token), 2),
+            TE.orElseW(endingLeaseOfFailedClaim(scope, token)),
+          ),
+        ),
         TE.flatMap(fromStored),
       ),
     complete: (scope, token, fingerprint, pet) =>

@@ -45,6 +45,7 @@ const decodeKey = (key: string): E.Either<InvalidParameter, string> =>
  * second one (whatever the store says about what it applied). When the lease cannot be ended
  * either, the key stays in use until its lease runs out, and retries meanwhile get
  * IdempotencyKeyInUse: the failure answered is the create's, and its detail says so for the log.
+ * A claim call that fails holds no token here: the store that made it ends its lease (the port).
  */
 const endingLease =
   (idempotency: IdempotencyStore, scope: string, token: string) =>

@@ -52,6 +52,9 @@ export type IdempotencyClaim =
  *   and endLease act only for the holder of the claim's token, so a request that outlived its
  *   lease can neither overwrite nor end the claim another request took over; a completed record
  *   is never touched by endLease;
+ * - a claim that fails ends the lease of any claim it may have made (the store may have applied a
+ *   claim whose answer was lost, and the caller has no token to end it with), as far as the store
+ *   can still be written: a client's retry is not refused for a whole lease by a claim nobody holds;
  * - complete fails with StoreFailed when the caller no longer holds the claim (its lease ran out and
  *   another request took the scope over, or the record expired): the pet it created is then not the
  *   one the key answers with, which an operator must hear of, and the create must not answer 201;
