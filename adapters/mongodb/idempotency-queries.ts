@@ -101,12 +101,8 @@ export const completeUpdate = (fingerprint: string, pet: PetDocument, recordTtlM
 export const inProgressFilter = (scope: string, token: string) => ({ _id: scope, token, pet: { $exists: false } })
 
 /**
- * When an ended lease ended: the epoch, a time before any clock's now, so that the same body takes
- * the claim over at once (see isLapsed). The server's `$$NOW` would do on one primary, but not
- * after a failover to a member whose clock is behind, nor under a test's offset, which is read at
- * each call: the claim after it could see the lease still running for a moment.
+ * Ends the lease; the claim, its fingerprint and its create id stay. The end is dated the epoch,
+ * before any clock's now, so that the same body takes the claim over at once (see isLapsed), even
+ * on a member whose clock is behind after a failover, or under a test's offset.
  */
-const LEASE_ENDED = new Date(0)
-
-/** Ends the lease: the claim, its fingerprint and its create id stay. */
-export const endLeaseUpdate = { $set: { leaseEndsAt: LEASE_ENDED } }
+export const endLeaseUpdate = { $set: { leaseEndsAt: new Date(0) } }

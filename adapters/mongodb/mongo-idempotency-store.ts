@@ -84,11 +84,7 @@ export const mongoIdempotencyStore = ({
     (await records()).findOneAndUpdate(
       byScope(scope),
       claimUpdate(token, fingerprint, createId, { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
-      {
-        ...bound,
-        upsert: true,
-        returnDocument: 'after',
-      },
+      { ...bound, upsert: true, returnDocument: 'after' },
     )
 
   const claim = async (scope: string, fingerprint: string, token: string): Promise<E.Either<string, IdempotencyClaim>> => {
@@ -103,40 +99,30 @@ export const mongoIdempotencyStore = ({
     })
 
   /**
-   * A claim call that failed may have been applied all the same: its answer lost or late, or the
-   * driver's retry of it failing after a first attempt that was applied (findAndModify is a
-   * retryable write, driver src/operations/find_and_modify.ts `Aspect.RETRYABLE`, and
-   * src/operations/execute_operation.ts answers the retry's error). Its caller has no token to end
-   * that lease with: this adapter made the token, so it ends the lease itself, best effort.
-   * Otherwise the client's retries would get 409 for a whole lease from a claim nobody holds. A
-   * claim still running on the server after the call gave up can land after this; its lease then
-   * runs out.
+   * A failed claim may have been applied all the same: its answer lost, or the driver's retry
+   * failing after a first attempt that was applied (findAndModify is a retryable write, driver
+   * src/operations/find_and_modify.ts; execute_operation.ts answers the retry's error). Only this
+   * adapter knows the token, so it ends that lease, best effort, lest the client's retries get 409
+   * for a lease. A claim still running on the server after the call gave up can land later; its
+   * lease then runs out.
    */
-  const endingLeaseOfFailedClaim =
-    (scope: string, token: string) =>
-    (error: StoreError): T.Task<E.Either<StoreError, never>> =>
-      pipe(
-        endLease(scope, token),
-        T.map((ended) =>
-          E.left(
-            E.isRight(ended)
-              ? error
-              : { ...error, detail: `${error.detail}; ending the lease of the claim it may have made failed too: ${ended.left.detail}` },
-          ),
+  const claimAs = (scope: string, fingerprint: string, token: string) =>
+    pipe(
+      mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint, token), 2),
+      TE.orElseW((error) =>
+        pipe(
+          endLease(scope, token),
+          T.map(() => E.left(error)),
         ),
-      )
+      ),
+    )
 
   return {
+    // A token of its own each time the claim runs.
     claim: (scope, fingerprint) =>
       pipe(
-        // A token of its own each time the claim runs.
-        TE.fromIO(() => randomUUID()),
-        TE.flatMap((token) =>
-          pipe(
-            mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint, token), 2),
-            TE.orElseW(endingLeaseOfFailedClaim(scope, token)),
-          ),
-        ),
+        TE.fromIO(randomUUID),
+        TE.flatMap((token) => claimAs(scope, fingerprint, token)),
         TE.flatMap(fromStored),
       ),
     complete: (scope, token, fingerprint, pet) =>

@@ -50,18 +50,14 @@ FailedClaim('a claim whose answer was lost ends the lease of the claim it may ha
   )
 })
 
-FailedClaim('when ending that lease fails too, the claim’s failure is answered and its detail says so', async () => {
-  const { db } = answerLostDatabase(true)
+FailedClaim('when ending that lease fails too, the claim’s own failure is answered', async () => {
+  const { db, updates } = answerLostDatabase(true)
   const result = await mongoIdempotencyStore({ database: async () => db }).claim('client:key', 'f1')()
   assert.equal(result, {
     _tag: 'Left',
-    left: {
-      _tag: 'StoreUnavailable',
-      detail:
-        'claim idempotency key: MongoNetworkError: connection reset; ' +
-        'ending the lease of the claim it may have made failed too: end idempotency lease: MongoNetworkError: connection refused',
-    },
+    left: { _tag: 'StoreUnavailable', detail: 'claim idempotency key: MongoNetworkError: connection reset' },
   })
+  assert.is(updates.length, 1)
 })
 
 FailedClaim('each run of a claim sends a token of its own', async () => {
