@@ -79,10 +79,11 @@ export const memoryIdempotencyStore = ({
           )
     },
     // Like every adapter, only the holder's claim still in progress ends its lease; a completed record
-    // stays. Set in place, not written: its expiry, and so its place in the Map, do not change.
+    // stays. Dated the epoch, as on MongoDB: over by any clock, even the real one stepped back. Set in
+    // place, not written: its expiry, and so its place in the Map, do not change.
     endLease: (scope, token) => {
       const record = heldBy(scope, token)
-      if (record !== undefined && record.pet === undefined) records.set(scope, { ...record, leaseEndsAt: clock.now() })
+      if (record !== undefined && record.pet === undefined) records.set(scope, { ...record, leaseEndsAt: 0 })
       return TE.right(undefined)
     },
   }
