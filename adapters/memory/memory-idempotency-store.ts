@@ -26,7 +26,7 @@ interface MemoryRecord {
  * The IdempotencyStore port over process memory: per instance, lost on restart. Records live in a
  * Map in the order they were last written, each forgotten a record lifetime after that, so the
  * expired ones are at its front and are dropped as claims arrive: memory stays bounded by the
- * traffic of one record lifetime. A claim whose lease lapsed is kept until then for its create id.
+ * traffic of one record lifetime. A claim whose lease is over is kept until then for its create id.
  */
 export const memoryIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
@@ -78,10 +78,12 @@ export const memoryIdempotencyStore = ({
             storeFailed(`complete idempotency key: the claim was lost before pet ${pet.id} was recorded (its ${leaseMs} ms lease ran out)`),
           )
     },
-    // Like every adapter, only the holder's claim still in progress is released; a completed record stays.
-    release: (scope, token) => {
+    // Like every adapter, only the holder's claim still in progress ends its lease; a completed record
+    // stays. Dated the epoch, as on MongoDB: over by any clock, even the real one stepped back. Set in
+    // place, not written: its expiry, and so its place in the Map, do not change.
+    endLease: (scope, token) => {
       const record = heldBy(scope, token)
-      if (record !== undefined && record.pet === undefined) records.delete(scope)
+      if (record !== undefined && record.pet === undefined) records.set(scope, { ...record, leaseEndsAt: 0 })
       return TE.right(undefined)
     },
   }

@@ -3,23 +3,24 @@ import { serverTime } from './server-clock.js'
 
 /**
  * Documents for the idempotency records, built from validated values only (see pet-queries.ts).
- * Every time is the server's (`$$NOW`, in aggregation-pipeline updates), never an instance's
- * clock: the TTL monitor that deletes records reads the server's clock too, so a claim expires at
- * one moment for every instance, however far their clocks drift. Values from the caller go into a
- * pipeline only inside `$literal`, so that a pet named `$pet` or `$$NOW` stays a name.
+ * Every time is the server's (`$$NOW`, in aggregation-pipeline updates; an ended lease is dated
+ * the epoch), never an instance's clock: the TTL monitor that deletes records reads the server's
+ * clock too, so a claim expires at one moment for every instance, however far their clocks drift.
+ * Values from the caller go into a pipeline only inside `$literal`, so that a pet named `$pet` or
+ * `$$NOW` stays a name.
  */
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys'
 
 export interface IdempotencyDocument {
   readonly _id: string
-  /** Who holds the claim: only its holder may complete or release it. */
+  /** Who holds the claim: only its holder may complete it or end its lease. */
   readonly token: string
   readonly fingerprint: string
-  /** What the pet is inserted under; kept by a claim that takes over a lapsed lease. */
+  /** What the pet is inserted under; kept by a claim that takes over one whose lease is over. */
   readonly createId: string
   readonly pet?: PetDocument
-  /** Until when a claim in progress holds the scope. */
+  /** Until when a claim in progress holds the scope: its lease, ended early by its holder's endLease. */
   readonly leaseEndsAt: Date
   /** When the TTL index deletes the record: a record lifetime after its claim, then after its completion. */
   readonly expiresAt: Date
@@ -28,9 +29,10 @@ export interface IdempotencyDocument {
 const isMissing = (field: string) => ({ $eq: [{ $type: field }, 'missing'] })
 
 /**
- * A claim in progress, within its lifetime, whose lease lapsed: its insert may have stored a pet
- * under its create id. A record written before leases had a field of their own held its lease in
- * `expiresAt`, so it is never lapsed, only past its lifetime once its lease ended.
+ * A claim in progress, within its lifetime, whose lease lapsed (ran out, or its holder ended it):
+ * its insert may have stored a pet under its create id. A record written before leases had a field
+ * of their own held its lease in `expiresAt`, so it is never lapsed, only past its lifetime once
+ * its lease ended.
  */
 const isLapsed = (offsetMs: number) => ({
   $and: [
@@ -95,5 +97,12 @@ export const completeUpdate = (fingerprint: string, pet: PetDocument, recordTtlM
   { $set: { fingerprint: { $literal: fingerprint }, pet: { $literal: pet }, expiresAt: serverTime(offsetMs, recordTtlMs) } },
 ]
 
-/** Only the holder's claim still in progress is released; a completed record is never forgotten early. */
-export const releaseFilter = (scope: string, token: string) => ({ _id: scope, token, pet: { $exists: false } })
+/** The claim as long as `token` holds it and it is in progress: a completed record is never touched. */
+export const inProgressFilter = (scope: string, token: string) => ({ _id: scope, token, pet: { $exists: false } })
+
+/**
+ * Ends the lease; the claim, its fingerprint and its create id stay. The end is dated the epoch,
+ * before any clock's now, so that the same body takes the claim over at once (see isLapsed), even
+ * on a member whose clock is behind after a failover, or under a test's offset.
+ */
+export const endLeaseUpdate = { $set: { leaseEndsAt: new Date(0) } }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
+import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
 import type { Db, WriteConcernSettings } from 'mongodb'
-import { storeFailed } from '../../src/domain/errors.js'
+import { type StoreError, storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_RECORD_TTL_MS,
@@ -14,10 +15,11 @@ import {
   byScope,
   claimUpdate,
   completeUpdate,
+  endLeaseUpdate,
   heldFilter,
   IDEMPOTENCY_COLLECTION,
   type IdempotencyDocument,
-  releaseFilter,
+  inProgressFilter,
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
@@ -76,24 +78,45 @@ export const mongoIdempotencyStore = ({
     (await records()).findOneAndUpdate(
       byScope(scope),
       claimUpdate(token, fingerprint, createId, { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
-      {
-        ...bound,
-        upsert: true,
-        returnDocument: 'after',
-      },
+      { ...bound, upsert: true, returnDocument: 'after' },
     )
 
-  const claim = async (scope: string, fingerprint: string): Promise<E.Either<string, IdempotencyClaim>> => {
-    const token = randomUUID()
+  const claim = async (scope: string, fingerprint: string, token: string): Promise<E.Either<string, IdempotencyClaim>> => {
     const record = await upsertOnceMore(() => claimOnce(scope, fingerprint, token, randomUUID()))
     if (record === null) throw new Error('the claimed record was not returned')
     return record.token === token ? E.right({ kind: 'claimed', token, createId: record.createId }) : held(record)
   }
 
+  const endLease = (scope: string, token: string): TE.TaskEither<StoreError, void> =>
+    mongoCall(access, 'end idempotency lease', async () => {
+      await (await records()).updateOne(inProgressFilter(scope, token), endLeaseUpdate, bound)
+    })
+
+  /**
+   * A failed claim may have been applied all the same: its answer lost, or the driver's retry
+   * failing after a first attempt that was applied (findAndModify is a retryable write, driver
+   * src/operations/find_and_modify.ts; execute_operation.ts answers the retry's error). Only this
+   * adapter knows the token, so it ends that lease, best effort, lest the client's retries get 409
+   * for a lease. A claim still running on the server after the call gave up can land later; its
+   * lease then runs out.
+   */
+  const claimAs = (scope: string, fingerprint: string, token: string) =>
+    pipe(
+      mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint, token), 2),
+      TE.orElseW((error) =>
+        pipe(
+          endLease(scope, token),
+          T.map(() => E.left(error)),
+        ),
+      ),
+    )
+
   return {
+    // A token of its own each time the claim runs.
     claim: (scope, fingerprint) =>
       pipe(
-        mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint), 2),
+        TE.fromIO(randomUUID),
+        TE.flatMap((token) => claimAs(scope, fingerprint, token)),
         TE.flatMap(fromStored),
       ),
     complete: (scope, token, fingerprint, pet) =>
@@ -117,9 +140,6 @@ export const mongoIdempotencyStore = ({
               ),
         ),
       ),
-    release: (scope, token) =>
-      mongoCall(access, 'release idempotency key', async () => {
-        await (await records()).deleteOne(releaseFilter(scope, token), bound)
-      }),
+    endLease,
   }
 }

@@ -19,7 +19,7 @@ import {
 } from './pet-queries.js'
 import { isDuplicateKey, mongoCall } from './mongo-call.js'
 import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
-import { fromStored, refusedUnapplied } from './store-error.js'
+import { fromStored } from './store-error.js'
 
 export interface CounterDocument {
   readonly _id: string
@@ -48,12 +48,6 @@ export interface MongoPetRepositoryOptions {
   readonly collections?: PetCollections
 }
 
-/** How far one insert call got: whether its insert was sent, and whether the caller gave up on it. */
-interface InsertCall {
-  sent: boolean
-  abandoned: boolean
-}
-
 const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, ReadonlyArray<Pet>> => E.traverseArray(fromDocument)(documents)
 
 /**
@@ -76,22 +70,15 @@ export const mongoPetRepository = ({
    * included) can take the next id and store its pet in between, and a list then can page past
    * this id before this pet is stored: a walk can miss a pet created during it. Pets that existed
    * when the walk began are each seen once. Under a create id that a pet holds already, the insert
-   * meets CREATE_ID_INDEX and that pet is answered (the id just taken stays unused).
-   *
-   * `call` tells whether the pet may have been stored when the call fails: `sent` once the insert
-   * was handed to the driver (a failure after it, other than the server refusing it outright, leaves
-   * the outcome unknown, even a server selection timeout: the driver retries a write once, and the
-   * attempt before may have been sent), and `abandoned` once the call's deadline passed, after which
-   * the work, which runs on, never sends the insert.
+   * meets CREATE_ID_INDEX and that pet is answered (the id just taken stays unused). A failed
+   * insert may have stored its pet all the same; the create id, not this call, makes its retry safe.
    */
-  const insert = async (draft: PetDraft, createId: string | undefined, call: InsertCall): Promise<E.Either<string, Pet>> => {
+  const insert = async (draft: PetDraft, createId: string | undefined): Promise<E.Either<string, Pet>> => {
     const counters = await collectionIn<CounterDocument>(access, collections.counters)
     const counter = await counters.findOneAndUpdate(counterFilter, counterUpdate(1), { ...bound, upsert: true, returnDocument: 'after' })
     if (counter === null) throw new Error('the id counter was not returned')
     const pet: Pet = { id: counter.next, ...draft }
     const pets = await collectionIn<PetDocument>(access, collections.pets)
-    if (call.abandoned) throw new Error('abandoned at its deadline before the insert was sent')
-    call.sent = true
     try {
       await pets.insertOne({ ...toDocument(pet), ...(createId === undefined ? {} : { createId }) }, bound)
       return E.right(pet)
@@ -101,23 +88,16 @@ export const mongoPetRepository = ({
           ? await pets.findOne(byCreateIdFilter(createId), { ...bound, projection: PET_PROJECTION })
           : null
       if (earlier !== null) return fromDocument(earlier)
-      if (refusedUnapplied(error)) call.sent = false
       throw error
     }
   }
 
   return {
-    insert: (draft, createId) => {
-      const call: InsertCall = { sent: false, abandoned: false }
-      return pipe(
-        mongoCall(access, 'insert pet', () => insert(draft, createId, call), 3),
-        TE.mapLeft((error) => {
-          call.abandoned = true
-          return call.sent ? { ...error, outcomeUnknown: true as const } : error
-        }),
+    insert: (draft, createId) =>
+      pipe(
+        mongoCall(access, 'insert pet', () => insert(draft, createId), 3),
         TE.flatMap(fromStored),
-      )
-    },
+      ),
     findById: (id) =>
       pipe(
         mongoCall(access, 'find pet', async () =>

@@ -8,10 +8,8 @@ import {
   MongoNetworkError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
-  MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
-  MongoWriteConcernError,
 } from 'mongodb'
 import { type StoreError, type StoreFailed, storeFailed, storeUnavailable } from '../../src/domain/errors.js'
 import { StoreDeadlineError } from './deadline.js'
@@ -159,22 +157,6 @@ export const isTransient = (failure: unknown): boolean => {
   }
   const code = codeOf(error)
   return (code !== undefined && TRANSIENT_CODES.has(code)) || TRANSIENT_LABELS.some((label) => error.hasErrorLabel(label))
-}
-
-/**
- * Whether a write that was sent certainly was not applied: the server refused it (a duplicate key,
- * a document it rejects, refused credentials), with no write concern failure (the write was
- * applied, only not acknowledged as asked) and no retryable label (the driver retries such a write
- * once, and the attempt before the refusal may have been applied). After any other failure (the
- * network, the deadline, a write concern not met) the write may have been applied.
- */
-export const refusedUnapplied = (failure: unknown): boolean => {
-  const error = unwrapped(failure)
-  return (
-    error instanceof MongoServerError &&
-    !(error instanceof MongoWriteConcernError) &&
-    !error.hasErrorLabel(MongoErrorLabel.RetryableWriteError)
-  )
 }
 
 /** One log-ready line: what the service was doing, the error's class and code, and its message. */

@@ -39,34 +39,25 @@ const decodeKey = (key: string): E.Either<InvalidParameter, string> =>
     : E.left(invalidParameter([`Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters`]))
 
 /**
- * When the create fails, the claim is released so that the client may retry with the key. When the
- * release cannot be written either, the key stays in progress until its lease ends, and retries
- * meanwhile get IdempotencyKeyInUse: the failure answered is the create's, and its detail says so
- * for the log.
+ * On any failure after the claim (the insert, or recording its answer), the claim's lease is ended
+ * and the failure answered: the client's retry with the same body takes the claim over at once,
+ * with its create id, so it answers the pet this create may have stored or creates it, never a
+ * second one (whatever the store says about what it applied). When the lease cannot be ended
+ * either, the key stays in use until its lease runs out, and retries meanwhile get
+ * IdempotencyKeyInUse: the failure answered is the create's, and its detail says so for the log.
+ * A claim call that fails holds no token here: the store that made it ends its lease (the port).
  */
-const releasing =
+const endingLease =
   (idempotency: IdempotencyStore, scope: string, token: string) =>
   (error: StoreError): TE.TaskEither<StoreError, never> =>
     pipe(
-      idempotency.release(scope, token),
-      TE.mapLeft((releaseError) => ({
+      idempotency.endLease(scope, token),
+      TE.mapLeft((endError) => ({
         ...error,
-        detail: `${error.detail}; releasing the idempotency key failed too, so it stays in use until its lease ends: ${releaseError.detail}`,
+        detail: `${error.detail}; ending the idempotency key's lease failed too, so it stays in use until its lease ends: ${endError.detail}`,
       })),
       TE.flatMap(() => TE.left(error)),
     )
-
-/**
- * When the insert may have stored the pet (its outcome is unknown), the claim is kept: a retry gets
- * IdempotencyKeyInUse until the lease ends, then takes the claim over with its create id, and the
- * insert under that id answers the pet if it was stored. Releasing instead would let the retry
- * store a second pet.
- */
-const keeping = (error: StoreError): TE.TaskEither<StoreError, never> =>
-  TE.left({
-    ...error,
-    detail: `${error.detail}; the pet may have been stored, so the idempotency key stays in use until its lease ends, and a retry then answers that pet`,
-  })
 
 /**
  * createPet with an Idempotency-Key: the first request with a key creates the pet and records the
@@ -85,11 +76,8 @@ export const createPetIdempotently =
           case 'claimed':
             return pipe(
               deps.pets.insert(draft, claim.createId),
-              // A create that failed leaves nothing behind: the client may retry with the key.
-              TE.orElseW((error) =>
-                error.outcomeUnknown === true ? keeping(error) : releasing(deps.idempotency, scope, claim.token)(error),
-              ),
               TE.tap((pet) => deps.idempotency.complete(scope, claim.token, request.fingerprint, pet)),
+              TE.orElseW(endingLease(deps.idempotency, scope, claim.token)),
             )
           case 'completed':
             return claim.fingerprint === request.fingerprint ? TE.right(claim.pet) : TE.left(idempotencyKeyMismatch)

@@ -9,23 +9,16 @@ export type PetNotFound = { readonly _tag: 'PetNotFound'; readonly id: string }
 export type UnauthorizedReason = 'missing' | 'malformed' | 'invalid'
 export type Unauthorized = { readonly _tag: 'Unauthorized'; readonly reason: UnauthorizedReason }
 /**
- * A write that failed after it was sent may have been applied all the same (its answer was lost or
- * late, or its write concern was not met): `outcomeUnknown` says so. Without it, nothing was written.
- */
-export interface WriteOutcome {
-  readonly outcomeUnknown?: true
-}
-/**
  * The store did not answer in time, or failed in a way that passes (no server, network, failover,
  * shutdown): a retry later may succeed. `detail` is for the server log, never for clients.
  */
-export type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: string } & WriteOutcome
+export type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: string }
 /**
  * The store failed in a way no retry fixes until someone acts: refused credentials, a setting the
  * server rejects, a stored document that is not what the service wrote, a bug. `detail` tells the
  * operator what to fix; it goes to the server log, never to clients.
  */
-export type StoreFailed = { readonly _tag: 'StoreFailed'; readonly detail: string } & WriteOutcome
+export type StoreFailed = { readonly _tag: 'StoreFailed'; readonly detail: string }
 /** What any store call may fail with. */
 export type StoreError = StoreUnavailable | StoreFailed
 

@@ -22,9 +22,10 @@ export interface IdempotencyTimes {
 /** What holds an idempotency key when a create claims it. */
 export type IdempotencyClaim =
   /**
-   * Nobody did: the caller now holds it, and must complete or release it with this token. The pet is
-   * inserted under `createId`: a claim that takes over a lapsed lease carries the create id of the
-   * claim it took over, so that an insert whose outcome was unknown is found, never made twice.
+   * Nobody did, or its holder's lease is over and this claim is for the same body: the caller now
+   * holds it, and must complete it or end its lease with this token. The pet is inserted under
+   * `createId`, which a claim taking over the same body's claim keeps, so that a pet an earlier
+   * holder may have stored is found, never made twice.
    */
   | { readonly kind: 'claimed'; readonly token: string; readonly createId: string }
   /** A create with this key finished; its pet and the fingerprint of its body. */
@@ -39,14 +40,21 @@ export type IdempotencyClaim =
  *   the store, exactly one is answered `claimed`;
  * - a completed record answers `completed` with its pet until it expires (the adapter's record
  *   lifetime, 24 h by default), then the scope can be claimed afresh;
- * - an `in_progress` claim that is neither completed nor released within the adapter's lease (a
- *   crashed instance, an insert whose outcome is unknown) can be claimed again with the same
- *   fingerprint, so a key is never stuck; the new claim carries the `createId` of the one it took
- *   over, and a claim of a scope nobody held (or that was released, or whose record expired) a new
- *   one. Another fingerprint gets `in_progress` with the first one's until the record expires;
- * - release forgets a claim still in progress, so that a create that failed can be retried with the
- *   same key; complete and release act only for the holder of the claim's token, so a request that
- *   outlived its lease can neither overwrite nor free the claim another request took over;
+ * - a claim in progress whose lease is over (it ran out: a crashed instance; or its holder ended
+ *   it: a create that failed) can be claimed again with the same fingerprint, so a key is never
+ *   stuck; the new claim carries the `createId` of the one it took over, and a claim of a scope
+ *   nobody held (or whose record expired) a new one. Another fingerprint gets `in_progress` with
+ *   the first one's until the record expires: the pet the first claim's create id may have stored
+ *   is the first body's;
+ * - endLease ends the lease of a claim still in progress at once, keeping its fingerprint and its
+ *   create id: a create that failed, whatever it may have stored, is retried at once with the same
+ *   key and body, and the create id makes that retry answer the pet if one was stored. complete
+ *   and endLease act only for the holder of the claim's token, so a request that outlived its
+ *   lease can neither overwrite nor end the claim another request took over; a completed record
+ *   is never touched by endLease;
+ * - a claim that fails ends the lease of any claim it may have made (the store may have applied a
+ *   claim whose answer was lost, and the caller has no token to end it with), as far as the store
+ *   can still be written: a client's retry is not refused for a whole lease by a claim nobody holds;
  * - complete fails with StoreFailed when the caller no longer holds the claim (its lease ran out and
  *   another request took the scope over, or the record expired): the pet it created is then not the
  *   one the key answers with, which an operator must hear of, and the create must not answer 201;
@@ -56,5 +64,5 @@ export type IdempotencyClaim =
 export interface IdempotencyStore {
   readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreError, IdempotencyClaim>
   readonly complete: (scope: string, token: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreError, void>
-  readonly release: (scope: string, token: string) => TE.TaskEither<StoreError, void>
+  readonly endLease: (scope: string, token: string) => TE.TaskEither<StoreError, void>
 }

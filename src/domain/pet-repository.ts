@@ -17,10 +17,9 @@ export interface PetListQuery {
  *   A repository serves one data set: everyone's, or one sandbox's; a sandbox's reset starts a new
  *   data set, whose ids start again;
  * - insert under a `createId` stores at most one pet: a second insert under the same id stores
- *   nothing and answers the pet the first stored (the draft is not compared). A create whose outcome
- *   was unknown is retried this way without making a second pet;
- * - a failed insert whose pet may have been stored (sent, and the answer lost or late, or its write
- *   concern not met) says so with `outcomeUnknown`; without it, nothing was stored;
+ *   nothing and answers the pet the first stored (the draft is not compared). A failed insert may
+ *   have stored its pet all the same (its answer lost or late, its write concern not met), so a
+ *   create that failed is retried under the same id, never making a second pet;
  * - findById answers None for an id no pet has;
  * - list returns pets in ascending id order, only ids above `after`, only `status` when given, and at
  *   most `limit` of them, at a cost that grows with `limit`, not with the number of pets;

@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { claimUpdate, completeUpdate, heldFilter, releaseFilter } from '../../adapters/mongodb/idempotency-queries.js'
+import { claimUpdate, completeUpdate, endLeaseUpdate, heldFilter, inProgressFilter } from '../../adapters/mongodb/idempotency-queries.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { serverTime } from '../../adapters/mongodb/server-clock.js'
 import { applyPipeline } from '../support/pipeline-evaluator.js'
@@ -85,7 +85,21 @@ Queries('completing records the pet for its lifetime from the server’s now, on
     expiresAt: at(5 + TTL_MS),
   })
   assert.equal(heldFilter('client:key', 't1'), { _id: 'client:key', token: 't1' })
-  assert.equal(releaseFilter('client:key', 't1'), { _id: 'client:key', token: 't1', pet: { $exists: false } })
+})
+
+Queries('ending a lease touches only the holder’s claim in progress, and dates the lease before any server’s now', () => {
+  assert.equal(inProgressFilter('client:key', 't1'), { _id: 'client:key', token: 't1', pet: { $exists: false } })
+  assert.equal(endLeaseUpdate, { $set: { leaseEndsAt: new Date(0) } })
+})
+
+Queries('a claim with the same body takes over at once a claim whose lease was ended, keeping its create id', () => {
+  const ended = { ...inProgress('t1', 'f1', 0), ...endLeaseUpdate.$set }
+  assert.equal(claim(ended, 't2', 'f1', at(1)), { ...inProgress('t2', 'f1', 1), createId: 'id-t1' })
+})
+
+Queries('a claim with another body leaves a claim whose lease was ended as it is', () => {
+  const ended = { ...inProgress('t1', 'f1', 0), ...endLeaseUpdate.$set }
+  assert.equal(claim(ended, 't2', 'f2', at(1)), ended)
 })
 
 Queries('values from a request stay values: a pet named like an expression is stored as named', () => {

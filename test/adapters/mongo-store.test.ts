@@ -140,7 +140,7 @@ if (source.kind === 'none') {
       const claim = await run(idempotency.claim('client:key', 'f1'))
       if (claim.kind === 'claimed') {
         await run(idempotency.complete('client:key', claim.token, 'f1', pet))
-        await run(idempotency.release('client:key', claim.token))
+        await run(idempotency.endLease('client:key', claim.token))
       }
       await run(mongoRateLimitCounter(access).hit('client', 60_000))
       await seedMongoPets(access, { pets: 'seeded', counters: 'seeded_counters' }, [{ name: 'Zoë', categoryId: 1, status: 'sold' }])

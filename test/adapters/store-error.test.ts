@@ -15,8 +15,7 @@ import {
 } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { describeFailure, fromStored, isTransient, refusedUnapplied, toStoreError } from '../../adapters/mongodb/store-error.js'
-import { StoreDeadlineError } from '../../adapters/mongodb/deadline.js'
+import { describeFailure, fromStored, isTransient, toStoreError } from '../../adapters/mongodb/store-error.js'
 
 /** A server error as the driver builds it from a server's reply. */
 const serverError = (code: number, codeName: string, errorLabels: ReadonlyArray<string> = []): MongoServerError =>
@@ -43,17 +42,6 @@ StoreErrors('A bulk write that fails for a reason that passes is classified by t
   // A write concern timeout is wrapped as its code; a duplicate key is a write error, and permanent.
   assert.ok(isTransient(bulk({ message: 'waiting for replication timed out', code: 64 })))
   assert.not.ok(isTransient(bulk({ message: 'E11000 duplicate key', code: 11000, writeErrors: [] })))
-})
-
-StoreErrors('A write is known unapplied only when the server refused it outright; otherwise its outcome is unknown', () => {
-  assert.ok(refusedUnapplied(serverError(11000, 'DuplicateKey')))
-  assert.ok(refusedUnapplied(serverError(121, 'DocumentValidationFailure')))
-  // Applied but not acknowledged as asked, or answered by a retry whose first attempt may have been applied.
-  assert.not.ok(refusedUnapplied(writeConcernError(64, 'WriteConcernTimeout')))
-  assert.not.ok(refusedUnapplied(serverError(10107, 'NotWritablePrimary', ['RetryableWriteError'])))
-  // The answer was lost or late.
-  assert.not.ok(refusedUnapplied(new MongoNetworkError('connection reset')))
-  assert.not.ok(refusedUnapplied(new StoreDeadlineError(4000)))
 })
 
 StoreErrors(

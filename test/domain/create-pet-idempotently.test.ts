@@ -37,31 +37,24 @@ CreateIdempotently('a create that outlived its lease while another request took 
   assert.equal(await idempotency.claim('client:key-0001', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
 })
 
-/** A repository that stores the pet and then loses the answer: the insert fails with its outcome unknown. */
+/** A repository that stores the pet and then loses the answer: the insert fails though the pet exists. */
 const answerLost = (repository: PetRepository): PetRepository => ({
   ...repository,
   insert: (...args) =>
     pipe(
       repository.insert(...args),
-      TE.flatMap(() =>
-        TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer within 4000 ms', outcomeUnknown: true } as const),
-      ),
+      TE.flatMap(() => TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer within 4000 ms' } as const)),
     ),
 })
 
 CreateIdempotently(
-  'an insert whose outcome is unknown keeps the key, and the retry after the lease answers the pet it stored, never a second',
+  'a failed insert ends the lease: the retry with the same body at once answers the pet it stored, never a second',
   async () => {
-    let now = 0
-    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => 0 } })
     const repository = memoryPetRepository()
-    const lost = answerLost(repository)
-    const failed = await createPetIdempotently({ pets: lost, idempotency })(request())()
-    assert.ok(E.isLeft(failed) && failed.left._tag === 'StoreUnavailable', JSON.stringify(failed))
-    assert.match(E.isLeft(failed) ? failed.left.detail : '', 'the pet may have been stored')
+    const failed = await createPetIdempotently({ pets: answerLost(repository), idempotency })(request())()
+    assert.equal(failed, E.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer within 4000 ms' }))
     const retry = createPetIdempotently({ pets: repository, idempotency })(request())
-    assert.equal(await retry(), E.left({ _tag: 'IdempotencyKeyInUse' }))
-    now += LEASE_MS
     const answered = await retry()
     assert.ok(E.isRight(answered), JSON.stringify(answered))
     assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
@@ -69,13 +62,23 @@ CreateIdempotently(
   },
 )
 
-CreateIdempotently('after an unknown outcome, another body with the key is a mismatch, never the first body’s pet', async () => {
-  let now = 0
-  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
+CreateIdempotently('a failed insert that stored nothing ends the lease: the retry with the same body at once creates the pet', async () => {
+  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => 0 } })
   const repository = memoryPetRepository()
-  const lost = answerLost(repository)
-  await createPetIdempotently({ pets: lost, idempotency })(request(aNewPet({ name: 'Alpha' })))()
-  now += LEASE_MS
+  const refused = { ...repository, insert: () => TE.left({ _tag: 'StoreFailed', detail: 'insert pet: not authorized' } as const) }
+  assert.equal(
+    await createPetIdempotently({ pets: refused, idempotency })(request())(),
+    E.left({ _tag: 'StoreFailed', detail: 'insert pet: not authorized' }),
+  )
+  const answered = await createPetIdempotently({ pets: repository, idempotency })(request())()
+  assert.ok(E.isRight(answered), JSON.stringify(answered))
+  assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
+})
+
+CreateIdempotently('after a failed insert, another body with the key is a mismatch, never the first body’s pet', async () => {
+  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => 0 } })
+  const repository = memoryPetRepository()
+  await createPetIdempotently({ pets: answerLost(repository), idempotency })(request(aNewPet({ name: 'Alpha' })))()
   const other = { ...request(aNewPet({ name: 'Beta' })), fingerprint: 'f2' }
   assert.equal(await createPetIdempotently({ pets: repository, idempotency })(other)(), E.left({ _tag: 'IdempotencyKeyMismatch' }))
   const retry = await createPetIdempotently({ pets: repository, idempotency })(request(aNewPet({ name: 'Alpha' })))()
@@ -84,20 +87,24 @@ CreateIdempotently('after an unknown outcome, another body with the key is a mis
   assert.ok(E.isRight(stored) && stored.right.length === 1, JSON.stringify(stored))
 })
 
-CreateIdempotently('a create whose completion failed answers, after the lease, the pet it stored, never a second', async () => {
-  let now = 0
-  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
-  const repository = memoryPetRepository()
-  const unrecorded = {
-    ...idempotency,
-    complete: () => TE.left({ _tag: 'StoreUnavailable', detail: 'complete idempotency key: timeout' } as const),
-  }
-  assert.is((await createPetIdempotently({ pets: repository, idempotency: unrecorded })(request())())._tag, 'Left')
-  now += LEASE_MS
-  const answered = await createPetIdempotently({ pets: repository, idempotency })(request())()
-  assert.ok(E.isRight(answered), JSON.stringify(answered))
-  assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
-})
+CreateIdempotently(
+  'a create whose completion failed ends the lease: the retry at once answers the pet it stored, never a second',
+  async () => {
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => 0 } })
+    const repository = memoryPetRepository()
+    const unrecorded = {
+      ...idempotency,
+      complete: () => TE.left({ _tag: 'StoreUnavailable', detail: 'complete idempotency key: timeout' } as const),
+    }
+    assert.equal(
+      await createPetIdempotently({ pets: repository, idempotency: unrecorded })(request())(),
+      E.left({ _tag: 'StoreUnavailable', detail: 'complete idempotency key: timeout' }),
+    )
+    const answered = await createPetIdempotently({ pets: repository, idempotency })(request())()
+    assert.ok(E.isRight(answered), JSON.stringify(answered))
+    assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
+  },
+)
 
 /** An idempotency store that records every call and answers from a memory store. */
 const spiedIdempotency = () => {
@@ -108,7 +115,7 @@ const spiedIdempotency = () => {
     store: {
       claim: (scope: string, fingerprint: string) => (calls.push(`claim ${scope}`), store.claim(scope, fingerprint)),
       complete: (...args: Parameters<typeof store.complete>) => (calls.push('complete'), store.complete(...args)),
-      release: (scope: string, token: string) => (calls.push('release'), store.release(scope, token)),
+      endLease: (scope: string, token: string) => (calls.push('endLease'), store.endLease(scope, token)),
     },
   }
 }
@@ -120,23 +127,24 @@ CreateIdempotently('an invalid body is refused with InvalidPet before any key is
   assert.equal(spy.calls, [])
 })
 
-CreateIdempotently('a store failure releases the key, and the failure answered is the create’s', async () => {
+CreateIdempotently('a store failure ends the key’s lease, and the failure answered is the create’s', async () => {
   const spy = spiedIdempotency()
   const down = { ...memoryPetRepository(), insert: () => TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: timeout' } as const) }
   const result = await createPetIdempotently({ pets: down, idempotency: spy.store })(request())()
   assert.equal(result, E.left({ _tag: 'StoreUnavailable', detail: 'insert pet: timeout' }))
-  assert.equal(spy.calls, ['claim client:key-0001', 'release'])
-  assert.is((await spy.store.claim('client:key-0001', 'f1')())._tag, 'Right')
+  assert.equal(spy.calls, ['claim client:key-0001', 'endLease'])
+  const retry = await spy.store.claim('client:key-0001', 'f1')()
+  assert.ok(E.isRight(retry) && retry.right.kind === 'claimed', JSON.stringify(retry))
 })
 
 CreateIdempotently(
-  'when the release cannot be written either, the key stays in use until its lease ends, and the log detail says so',
+  'when the lease cannot be ended either, the key stays in use until its lease runs out, and the log detail says so',
   async () => {
     let now = 0
     const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
     const stuck = {
       ...idempotency,
-      release: () => TE.left({ _tag: 'StoreUnavailable', detail: 'release idempotency key: timeout' } as const),
+      endLease: () => TE.left({ _tag: 'StoreUnavailable', detail: 'end idempotency lease: timeout' } as const),
     }
     const down = { ...memoryPetRepository(), insert: () => TE.left({ _tag: 'StoreFailed', detail: 'insert pet: not authorized' } as const) }
     const result = await createPetIdempotently({ pets: down, idempotency: stuck })(request())()
@@ -145,7 +153,7 @@ CreateIdempotently(
       E.left({
         _tag: 'StoreFailed',
         detail:
-          'insert pet: not authorized; releasing the idempotency key failed too, so it stays in use until its lease ends: release idempotency key: timeout',
+          "insert pet: not authorized; ending the idempotency key's lease failed too, so it stays in use until its lease ends: end idempotency lease: timeout",
       }),
     )
     const retry = createPetIdempotently({ pets: memoryPetRepository(), idempotency })(request())

@@ -73,7 +73,7 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.is.not(first, second)
   })
 
-  contract('answers in_progress, with the fingerprint, while a claim is neither completed nor released', async (context) => {
+  contract('answers in_progress, with the fingerprint, while a claim is neither completed nor its lease over', async (context) => {
     const store = storeOf(context)
     await run(store.claim('client:key-1', 'f1'))
     assert.equal(await run(store.claim('client:key-1', 'f2')), { kind: 'in_progress', fingerprint: 'f1' })
@@ -92,11 +92,32 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.is((await run(store.claim('client-b:key', 'f1'))).kind, 'claimed')
   })
 
-  contract('lets a released claim be claimed again', async (context) => {
+  contract('lets the same body take over at once a claim whose holder ended its lease, with its create id', async (context) => {
     const store = storeOf(context)
-    const token = await claimToken(store, 'client:key-1', 'f1')
-    await run(store.release('client:key-1', token))
+    const first = await run(store.claim('client:key-1', 'f1'))
+    if (first.kind !== 'claimed') throw new Error('expected to claim')
+    await run(store.endLease('client:key-1', first.token))
+    const retry = await run(store.claim('client:key-1', 'f1'))
+    assert.ok(retry.kind === 'claimed' && retry.token !== first.token, JSON.stringify(retry))
+    assert.is(retry.kind === 'claimed' ? retry.createId : '', first.createId)
+    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'in_progress', fingerprint: 'f1' })
+  })
+
+  contract('never lets another body take over a claim whose holder ended its lease, until the record expires', async (context) => {
+    const store = storeOf(context)
+    await run(store.endLease('client:key-1', await claimToken(store, 'client:key-1', 'f1')))
+    assert.equal(await run(store.claim('client:key-1', 'f2')), { kind: 'in_progress', fingerprint: 'f1' })
+    context.clock.now += TTL_MS + MARGIN_MS
     assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
+  })
+
+  contract('ends a lease only for the token that holds the claim', async (context) => {
+    const store = storeOf(context)
+    await claimToken(store, 'client:key-1', 'f1')
+    await run(store.endLease('client:key-1', 'not-the-holder'))
+    await run(store.endLease('client:key-2', 'not-the-holder'))
+    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'in_progress', fingerprint: 'f1' })
+    assert.is((await run(store.claim('client:key-2', 'f1'))).kind, 'claimed')
   })
 
   contract('lets a claim whose lease ran out be taken over by the same body', async (context) => {
@@ -127,29 +148,25 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.is(takeover.createId, first.createId)
   })
 
-  contract('gives a claim of a released or forgotten scope a create id of its own', async (context) => {
+  contract('gives a claim of a forgotten scope, or of another scope, a create id of its own', async (context) => {
     const store = storeOf(context)
     const first = await run(store.claim('client:key-1', 'f1'))
     if (first.kind !== 'claimed') throw new Error('expected to claim')
-    await run(store.release('client:key-1', first.token))
-    const afterRelease = await run(store.claim('client:key-1', 'f1'))
-    if (afterRelease.kind !== 'claimed') throw new Error('expected to claim')
-    assert.is.not(afterRelease.createId, first.createId)
-    await run(store.complete('client:key-1', afterRelease.token, 'f1', PET))
+    await run(store.complete('client:key-1', first.token, 'f1', PET))
     context.clock.now += TTL_MS + MARGIN_MS
     const afterExpiry = await run(store.claim('client:key-1', 'f1'))
-    assert.ok(afterExpiry.kind === 'claimed' && afterExpiry.createId !== afterRelease.createId)
+    assert.ok(afterExpiry.kind === 'claimed' && afterExpiry.createId !== first.createId)
     const other = await run(store.claim('client:key-2', 'f1'))
     assert.ok(other.kind === 'claimed' && afterExpiry.kind === 'claimed' && other.createId !== afterExpiry.createId)
   })
 
-  contract('lets a holder whose claim was taken over neither complete nor release it', async (context) => {
+  contract('lets a holder whose claim was taken over neither complete it nor end its lease', async (context) => {
     const store = storeOf(context)
     const late = await claimToken(store, 'client:key-1', 'f1')
     context.clock.now += LEASE_MS + MARGIN_MS
     const current = await claimToken(store, 'client:key-1', 'f1')
     assert.is((await store.complete('client:key-1', late, 'f1', PET)())._tag, 'Left')
-    await run(store.release('client:key-1', late))
+    await run(store.endLease('client:key-1', late))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'in_progress', fingerprint: 'f1' })
     await run(store.complete('client:key-1', current, 'f1', { ...PET, id: 8 }))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: { ...PET, id: 8 } })
@@ -165,12 +182,13 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.match(E.isLeft(completed) ? completed.left.detail : '', 'pet 7')
   })
 
-  contract('never releases a completed record', async (context) => {
+  contract('leaves a completed record as it is when its holder ends its lease', async (context) => {
     const store = storeOf(context)
     const token = await claimToken(store, 'client:key-1', 'f1')
     await run(store.complete('client:key-1', token, 'f1', PET))
-    await run(store.release('client:key-1', token))
-    assert.is((await run(store.claim('client:key-1', 'f1'))).kind, 'completed')
+    await run(store.endLease('client:key-1', token))
+    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: PET })
+    assert.equal(await run(store.claim('client:key-1', 'f2')), { kind: 'completed', fingerprint: 'f1', pet: PET })
   })
 
   contract('remembers a completed record for its lifetime, then forgets it', async (context) => {

@@ -1,8 +1,14 @@
 /**
  * A reading of the few aggregation expressions the MongoDB adapters' pipeline updates use, so that
  * their logic (who claims a record, when a window starts again) is tested on machines without a
- * mongod. It follows the server's documented semantics for these operators only, and throws on
- * anything else; the mongod-gated suites check the real server.
+ * mongod. It follows the server's semantics for these operators only, and throws on anything else;
+ * the mongod-gated suites check the real server. A missing field is missing, not null: it sorts
+ * before null and equals only another missing value (the server's canonicalizeBSONType in
+ * src/mongo/bson/bsontypes.h ranks EOO 0 and null 5), though `$ifNull` and arithmetic treat both
+ * alike. A number is typed as the driver encodes a JavaScript number (bson's serializeNumber: an
+ * int32 when it is a safe integer in int32 range and not -0, otherwise a double); numbers the
+ * pipeline computes are typed the same way, though the server may type them otherwise (a
+ * `$toLong` is a long there), so no query here reads the `$type` of a computed number.
  */
 
 type Doc = Record<string, unknown>
@@ -10,19 +16,27 @@ type Doc = Record<string, unknown>
 const MISSING = Symbol('missing')
 const REMOVE = Symbol('$$REMOVE')
 
-/** The BSON comparison order of the types used here: missing and null first, Dates last. */
+/** The server's order of the types used here (canonicalizeBSONType): missing, null, numbers, strings, objects, booleans, dates. */
 const rankOf = (value: unknown): number => {
-  if (value === MISSING || value === null) return 1
-  if (typeof value === 'number') return 2
-  if (typeof value === 'string') return 3
-  if (value instanceof Date) return 9
-  if (typeof value === 'boolean') return 8
-  return 4
+  if (value === MISSING) return 0
+  if (value === null) return 5
+  if (typeof value === 'number') return 10
+  if (typeof value === 'string') return 15
+  if (typeof value === 'boolean') return 40
+  if (value instanceof Date) return 45
+  return 20
 }
+
+/** `$ifNull` and arithmetic treat a missing value and null alike. */
+const isNullish = (value: unknown): boolean => value === MISSING || value === null
+
+/** How `$cond`, `$and` and `$or` read a value as a condition: missing, null, false and 0 are false. */
+const isTrue = (value: unknown): boolean => !(isNullish(value) || value === false || value === 0)
 
 const compare = (a: unknown, b: unknown): number => {
   const byRank = rankOf(a) - rankOf(b)
   if (byRank !== 0) return byRank
+  if (isNullish(a)) return 0
   if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime()
   if (typeof a === 'number' && typeof b === 'number') return a - b
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0
@@ -33,8 +47,9 @@ const typeName = (value: unknown): string => {
   if (value === MISSING) return 'missing'
   if (value === null) return 'null'
   if (value instanceof Date) return 'date'
-  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'double'
+  if (typeof value === 'number') return Number.isSafeInteger(value) && !Object.is(value, -0) && (value | 0) === value ? 'int' : 'double'
   if (typeof value === 'string') return 'string'
+  if (typeof value === 'boolean') return 'bool'
   return 'object'
 }
 
@@ -69,19 +84,19 @@ const evaluate = (expression: unknown, doc: Doc, now: Date): unknown => {
   if (operator === '$literal') return argument
   const raw: ReadonlyArray<unknown> = Array.isArray(argument) ? argument : [argument]
   // Only the branch taken is evaluated.
-  if (operator === '$cond') return evaluate(evaluate(raw[0], doc, now) === true ? raw[1] : raw[2], doc, now)
+  if (operator === '$cond') return evaluate(isTrue(evaluate(raw[0], doc, now)) ? raw[1] : raw[2], doc, now)
   const args = raw.map((item) => evaluate(item, doc, now))
   // Arithmetic on a missing or null value is null, as on the server.
-  if (['$add', '$toLong', '$toDate', '$divide', '$multiply', '$floor'].includes(operator) && args.some((item) => rankOf(item) === 1)) {
+  if (['$add', '$toLong', '$toDate', '$divide', '$multiply', '$floor'].includes(operator) && args.some(isNullish)) {
     return null
   }
   switch (operator) {
     case '$or':
-      return args.some((item) => item === true)
+      return args.some(isTrue)
     case '$and':
-      return args.every((item) => item === true)
+      return args.every(isTrue)
     case '$ifNull':
-      return rankOf(args[0]) === 1 ? args[1] : args[0]
+      return isNullish(args[0]) ? args[1] : args[0]
     case '$eq':
       return compare(args[0], args[1]) === 0
     case '$lte':
