@@ -41,8 +41,6 @@ export interface MongoIdempotencyStoreOptions extends MongoIdempotencyTimes {
   readonly writeConcern?: WriteConcernSettings
   /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
   readonly timeoutMs?: number
-  /** The shared `idempotency_keys` unless a sandbox's collection is given. */
-  readonly collection?: string
 }
 
 const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>
@@ -68,11 +66,10 @@ export const mongoIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
   clockOffsetMs = () => 0,
-  collection = IDEMPOTENCY_COLLECTION,
 }: MongoIdempotencyStoreOptions): IdempotencyStore => {
   const access: MongoAccess = { database, writeConcern, timeoutMs }
   const bound = serverBound(timeoutMs)
-  const records = () => collectionIn<IdempotencyDocument>(access, collection)
+  const records = () => collectionIn<IdempotencyDocument>(access, IDEMPOTENCY_COLLECTION)
 
   const claimOnce = async (scope: string, fingerprint: string, token: string, createId: string): Promise<IdempotencyDocument | null> =>
     (await records()).findOneAndUpdate(

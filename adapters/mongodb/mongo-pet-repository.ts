@@ -44,11 +44,7 @@ export interface MongoPetRepositoryOptions {
   readonly writeConcern?: WriteConcernSettings
   /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
   readonly timeoutMs?: number
-  /** The shared collections (`pets`, `counters`) unless a sandbox's are given. */
-  readonly collections?: PetCollections
 }
-
-const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, ReadonlyArray<Pet>> => E.traverseArray(fromDocument)(documents)
 
 /**
  * The PetRepository port over a MongoDB database. Ids come from one counter document advanced
@@ -60,7 +56,6 @@ export const mongoPetRepository = ({
   database,
   writeConcern = { w: 'majority' },
   timeoutMs = DEFAULT_TIMEOUT_MS,
-  collections = SHARED_PET_COLLECTIONS,
 }: MongoPetRepositoryOptions): PetRepository => {
   const access: MongoAccess = { database, writeConcern, timeoutMs }
   const bound = serverBound(timeoutMs)
@@ -74,11 +69,11 @@ export const mongoPetRepository = ({
    * insert may have stored its pet all the same; the create id, not this call, makes its retry safe.
    */
   const insert = async (draft: PetDraft, createId: string | undefined): Promise<E.Either<string, Pet>> => {
-    const counters = await collectionIn<CounterDocument>(access, collections.counters)
+    const counters = await collectionIn<CounterDocument>(access, COUNTERS_COLLECTION)
     const counter = await counters.findOneAndUpdate(counterFilter, counterUpdate(1), { ...bound, upsert: true, returnDocument: 'after' })
     if (counter === null) throw new Error('the id counter was not returned')
     const pet: Pet = { id: counter.next, ...draft }
-    const pets = await collectionIn<PetDocument>(access, collections.pets)
+    const pets = await collectionIn<PetDocument>(access, PETS_COLLECTION)
     try {
       await pets.insertOne({ ...toDocument(pet), ...(createId === undefined ? {} : { createId }) }, bound)
       return E.right(pet)
@@ -101,20 +96,20 @@ export const mongoPetRepository = ({
     findById: (id) =>
       pipe(
         mongoCall(access, 'find pet', async () =>
-          (await collectionIn<PetDocument>(access, collections.pets)).findOne(byIdFilter(id), { ...bound, projection: PET_PROJECTION }),
+          (await collectionIn<PetDocument>(access, PETS_COLLECTION)).findOne(byIdFilter(id), { ...bound, projection: PET_PROJECTION }),
         ),
         TE.flatMap((document) => (document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)))),
       ),
     list: (query) =>
       pipe(
         mongoCall(access, 'list pets', async () =>
-          (await collectionIn<PetDocument>(access, collections.pets))
+          (await collectionIn<PetDocument>(access, PETS_COLLECTION))
             .find(listFilter(query), { ...bound, projection: PET_PROJECTION })
             .sort(ID_ORDER)
             .limit(query.limit)
             .toArray(),
         ),
-        TE.flatMap((documents) => fromStored(decodeAll(documents))),
+        TE.flatMap((documents) => fromStored(E.traverseArray(fromDocument)(documents))),
       ),
   }
 }
