@@ -55,9 +55,7 @@ const isFree = (offsetMs: number, fingerprint: string) => ({
   ],
 })
 
-export const byScope = (scope: string): { readonly _id: string } => ({ _id: scope })
-
-export interface ClaimTimes {
+interface ClaimTimes {
   readonly leaseMs: number
   readonly recordTtlMs: number
   readonly offsetMs: number

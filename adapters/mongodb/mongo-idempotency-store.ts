@@ -12,7 +12,6 @@ import {
   type IdempotencyStore,
 } from '../../src/domain/idempotency-store.js'
 import {
-  byScope,
   claimUpdate,
   completeUpdate,
   endLeaseUpdate,
@@ -73,7 +72,7 @@ export const mongoIdempotencyStore = ({
 
   const claimOnce = async (scope: string, fingerprint: string, token: string, createId: string): Promise<IdempotencyDocument | null> =>
     (await records()).findOneAndUpdate(
-      byScope(scope),
+      { _id: scope },
       claimUpdate(token, fingerprint, createId, { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
       { ...bound, upsert: true, returnDocument: 'after' },
     )

@@ -13,7 +13,7 @@ export const DEFAULT_TIMEOUT_MS = 2000
  * buffers). A `maxStalenessSeconds` in the URI cannot go with the primary: the driver refuses it,
  * and the service stops at start naming MONGODB_URI.
  */
-export const PINNED_READS = {
+const PINNED_READS = {
   readPreference: 'primary',
   readConcern: { level: 'local' },
   promoteValues: true,
@@ -52,16 +52,6 @@ export const clientOptions = (timeoutMs: number): MongoClientOptions => {
 }
 
 /**
- * A collection's options: the pinned reads, and the write concern with the server-side bound on
- * waiting for it (`wtimeoutMS`), so that a `majority` write waiting on a lagging secondary is
- * answered by the server (503) rather than held.
- */
-export const collectionOptions = (writeConcern: WriteConcernSettings, timeoutMs: number): CollectionOptions => ({
-  ...PINNED_READS,
-  writeConcern: { ...writeConcern, wtimeoutMS: timeoutMs },
-})
-
-/**
  * The server-side bound of each command (`maxTimeMS`, which also bounds the wait for the write
  * concern): the server stops the work and answers MaxTimeMSExpired, instead of running on after the
  * service has given up. Never on an index build (see INDEX_BUILD).
@@ -90,9 +80,13 @@ export interface MongoAccess {
   readonly timeoutMs: number
 }
 
-/** One of the service's collections, with the pinned reads, the write concern and its bound. */
-export const collectionIn = async <T extends object>(access: MongoAccess, name: string) =>
-  (await access.database()).collection<T>(name, collectionOptions(access.writeConcern, access.timeoutMs))
+/**
+ * One of the service's collections: the pinned reads, and the write concern with the server-side
+ * bound on waiting for it (`wtimeoutMS`), so that a `majority` write waiting on a lagging secondary
+ * is answered by the server (503) rather than held.
+ */
+export const collectionIn = async <T extends object>({ database, writeConcern, timeoutMs }: MongoAccess, name: string) =>
+  (await database()).collection<T>(name, { ...PINNED_READS, writeConcern: { ...writeConcern, wtimeoutMS: timeoutMs } })
 
 /**
  * Round trips from a claim to its completion: the claim (two when claims race), the id, the insert

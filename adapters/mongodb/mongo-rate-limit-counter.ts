@@ -2,7 +2,7 @@ import type { Db, WriteConcernSettings } from 'mongodb'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
 import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
-import { byScope, hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
+import { hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
 
 export interface MongoRateLimitCounterOptions {
   readonly database: () => Promise<Db>
@@ -32,7 +32,7 @@ export const mongoRateLimitCounter = ({
       mongoCall(access, 'count request for rate limit', async () => {
         const counters = await collectionIn<RateLimitDocument>(access, RATE_LIMITS_COLLECTION)
         const counter = await upsertOnceMore(() =>
-          counters.findOneAndUpdate(byScope(scope), hitUpdate(windowMs, clockOffsetMs()), {
+          counters.findOneAndUpdate({ _id: scope }, hitUpdate(windowMs, clockOffsetMs()), {
             ...bound,
             upsert: true,
             returnDocument: 'after',

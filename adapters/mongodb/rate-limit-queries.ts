@@ -15,8 +15,6 @@ export interface RateLimitDocument {
   readonly expiresAt: Date
 }
 
-export const byScope = (scope: string): { readonly _id: string } => ({ _id: scope })
-
 /**
  * Counts one hit in one atomic update, upserted: in the window the server's clock is in now, the
  * count goes up by one; in a later window (or with no counter yet) it starts again at 1. One
