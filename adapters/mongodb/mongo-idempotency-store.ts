@@ -3,7 +3,6 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
-import type { Db, WriteConcernSettings } from 'mongodb'
 import { type StoreError, storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
@@ -22,7 +21,7 @@ import {
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, type MongoAdapterOptions, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
 
 /**
@@ -33,13 +32,6 @@ export interface MongoIdempotencyTimes {
   readonly recordTtlMs?: number
   readonly leaseMs?: number
   readonly clockOffsetMs?: () => number
-}
-
-export interface MongoIdempotencyStoreOptions extends MongoIdempotencyTimes {
-  readonly database: () => Promise<Db>
-  readonly writeConcern?: WriteConcernSettings
-  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
-  readonly timeoutMs?: number
 }
 
 const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>
@@ -65,7 +57,7 @@ export const mongoIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
   clockOffsetMs = () => 0,
-}: MongoIdempotencyStoreOptions): IdempotencyStore => {
+}: MongoAdapterOptions & MongoIdempotencyTimes): IdempotencyStore => {
   const access: MongoAccess = { database, writeConcern, timeoutMs }
   const bound = serverBound(timeoutMs)
   const records = () => collectionIn<IdempotencyDocument>(access, IDEMPOTENCY_COLLECTION)

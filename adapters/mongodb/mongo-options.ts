@@ -80,6 +80,9 @@ export interface MongoAccess {
   readonly timeoutMs: number
 }
 
+/** An adapter's options: the database, and its write concern and timeout unless the defaults do (2 s). */
+export type MongoAdapterOptions = Pick<MongoAccess, 'database'> & Partial<MongoAccess>
+
 /**
  * One of the service's collections: the pinned reads, and the write concern with the server-side
  * bound on waiting for it (`wtimeoutMS`), so that a `majority` write waiting on a lagging secondary

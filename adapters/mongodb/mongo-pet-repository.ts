@@ -2,7 +2,6 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import type { Db, WriteConcernSettings } from 'mongodb'
 import type { Pet, PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
@@ -18,7 +17,7 @@ import {
   PETS_COLLECTION,
 } from './pet-queries.js'
 import { isDuplicateKey, mongoCall } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, type MongoAdapterOptions, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
 
 export interface CounterDocument {
@@ -37,15 +36,6 @@ export interface PetCollections {
 
 export const SHARED_PET_COLLECTIONS: PetCollections = { pets: PETS_COLLECTION, counters: COUNTERS_COLLECTION }
 
-export interface MongoPetRepositoryOptions {
-  /** The database, connecting first when needed; a rejection becomes a StoreError. */
-  readonly database: () => Promise<Db>
-  /** Acknowledgement required before a create is answered; `majority` by default. */
-  readonly writeConcern?: WriteConcernSettings
-  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
-  readonly timeoutMs?: number
-}
-
 /**
  * The PetRepository port over a MongoDB database. Ids come from one counter document advanced
  * atomically ($inc in findOneAndUpdate, upserted), so any number of instances sharing the database
@@ -56,7 +46,7 @@ export const mongoPetRepository = ({
   database,
   writeConcern = { w: 'majority' },
   timeoutMs = DEFAULT_TIMEOUT_MS,
-}: MongoPetRepositoryOptions): PetRepository => {
+}: MongoAdapterOptions): PetRepository => {
   const access: MongoAccess = { database, writeConcern, timeoutMs }
   const bound = serverBound(timeoutMs)
 

@@ -1,15 +1,9 @@
-import type { Db, WriteConcernSettings } from 'mongodb'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
+import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, type MongoAdapterOptions, serverBound } from './mongo-options.js'
 import { hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
 
-export interface MongoRateLimitCounterOptions {
-  readonly database: () => Promise<Db>
-  /** A count is a hint, not a record: acknowledged by the primary alone, `w: 1`, unless given. */
-  readonly writeConcern?: WriteConcernSettings
-  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
-  readonly timeoutMs?: number
+export interface MongoRateLimitCounterOptions extends MongoAdapterOptions {
   /** Moves the server's clock as the counter sees it, for tests only. */
   readonly clockOffsetMs?: () => number
 }
@@ -21,6 +15,7 @@ export interface MongoRateLimitCounterOptions {
  */
 export const mongoRateLimitCounter = ({
   database,
+  // A count is a hint, not a record: acknowledged by the primary alone unless given.
   writeConcern = { w: 1 },
   timeoutMs = DEFAULT_TIMEOUT_MS,
   clockOffsetMs = () => 0,
