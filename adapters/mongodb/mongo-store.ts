@@ -97,11 +97,11 @@ export interface MongoStore extends Store {
  */
 export const mongoStoreOn = (access: MongoAccess, seed: ReadonlyArray<PetDraft>, closeClient: () => Promise<void>): MongoStore => {
   const indexes = buildSharedIndexes(access.database)
-  const { database, writeConcern, timeoutMs } = access
+  const { database, timeoutMs } = access
   return {
     shared: {
-      pets: afterIndexes(mongoPetRepository({ database, writeConcern, timeoutMs }), indexes),
-      idempotency: mongoIdempotencyStore({ database, writeConcern, timeoutMs, leaseMs: leaseFor(timeoutMs) }),
+      pets: afterIndexes(mongoPetRepository(access), indexes),
+      idempotency: mongoIdempotencyStore({ ...access, leaseMs: leaseFor(timeoutMs) }),
     },
     seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), seedRoundTrips(seed.length)),
     rateLimits: mongoRateLimitCounter({ database, timeoutMs }),

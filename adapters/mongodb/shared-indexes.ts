@@ -23,11 +23,8 @@ export const ensureSharedIndexes = async (db: Db): Promise<void> => {
   }
 }
 
-const FIRST_RETRY_MS = 250
-const MAX_RETRY_MS = 10_000
-
 /** The pause after `failures` failed builds in a row: doubling from 250 ms, at most 10 s. */
-export const retryDelayMs = (failures: number): number => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), MAX_RETRY_MS)
+export const retryDelayMs = (failures: number): number => Math.min(250 * 2 ** (failures - 1), 10_000)
 
 const NOT_BUILT = 'the indexes are not built yet, and creates wait for them (createId_1 makes a retried create exactly-once)'
 
