@@ -44,11 +44,7 @@ const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =
 
 /**
  * The IdempotencyStore port over a MongoDB collection keyed by scope. A claim is one atomic
- * findOneAndUpdate, upserted, that takes the record when it is missing or its time is up by the
- * server's clock and otherwise returns it unchanged (see claimUpdate): one round trip to the
- * primary, whatever the instances' clocks say, and no read that could lag. Two claims racing to
- * create the record meet the unique `_id`, and the loser is run once more (upsertOnceMore). The
- * TTL index deletes expired records eventually, also by the server's clock.
+ * findOneAndUpdate (see claimUpdate): one round trip to the primary, and no read that could lag.
  */
 export const mongoIdempotencyStore = ({
   database,

@@ -28,7 +28,7 @@ export interface CounterDocument {
   readonly seeding?: true
 }
 
-/** Where one data set's pets and id counter live: everyone's, or one sandbox's. */
+/** Where a data set's pets and id counter live. */
 export interface PetCollections {
   readonly pets: string
   readonly counters: string
@@ -38,9 +38,8 @@ export const SHARED_PET_COLLECTIONS: PetCollections = { pets: PETS_COLLECTION, c
 
 /**
  * The PetRepository port over a MongoDB database. Ids come from one counter document advanced
- * atomically ($inc in findOneAndUpdate, upserted), so any number of instances sharing the database
- * never hand out the same id. Every call goes through mongoCall: bounded in time, reading from the
- * primary, and failing with a StoreError, never an exception.
+ * atomically ($inc in findOneAndUpdate, upserted), so instances sharing the database never hand out
+ * the same id.
  */
 export const mongoPetRepository = ({
   database,

@@ -9,9 +9,8 @@ export interface MongoRateLimitCounterOptions extends MongoAdapterOptions {
 }
 
 /**
- * The RateLimitCounter port over MongoDB, shared by every instance on the database: one document
- * per client scope in `rate_limits`, advanced by one atomic upserted findOneAndUpdate whose window
- * is computed from the server's clock (see hitUpdate). One round trip per counted request.
+ * The RateLimitCounter port over MongoDB, shared by every instance on the database: one atomic
+ * findOneAndUpdate per counted request (see hitUpdate).
  */
 export const mongoRateLimitCounter = ({
   database,

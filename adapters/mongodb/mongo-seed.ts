@@ -14,10 +14,8 @@ import { counterFilter, seedDoneUpdate } from './pet-queries.js'
 export const SEED_BATCH_SIZE = 1000
 
 /**
- * The round trips of seedMongoPets for `count` pets: look for a pet, mark, read the mark, each
- * batch, lift the mark.
- * The seed's call is abandoned after that many timeouts (mongo-call.ts), so a large seed gets the
- * time its batches need instead of the time of one bulk write.
+ * The round trips of seedMongoPets for `count` pets (look for a pet, mark, read the mark, each
+ * batch, lift the mark), so that a large seed's call gets the time its batches need.
  */
 export const seedRoundTrips = (count: number): number => 4 + Math.ceil(count / SEED_BATCH_SIZE)
 
@@ -31,8 +29,7 @@ export const seedRoundTrips = (count: number): number => 4 + Math.ceil(count / S
  * that raced it, or the next start after a crash mid-seed) writes the seed's pets by their fixed ids
  * 1..n with $setOnInsert, batch after batch, which any number of writers can repeat without
  * changing a pet (so a seed cut off between batches is resumed by the next attempt), then lifts the
- * mark, raising `next` to the seed's size (a restart may bring a larger seed than the one that set
- * the mark). Only the claimer answers `seeded`; the others `finished`, so that one instance says it
+ * mark (see seedDoneUpdate). Only the claimer answers `seeded`; the others `finished`, so that one instance says it
  * seeded the store. A counter without the mark means pets were created: never seeded again.
  */
 export const seedMongoPets = async (

@@ -16,10 +16,7 @@ import { buildSharedIndexes, type SharedIndexes } from './shared-indexes.js'
 export interface MongoStoreOptions {
   readonly uri: string
   readonly dbName: string
-  /**
-   * PETSTORE_MONGODB_TIMEOUT_MS: the bound on each round trip to the database, so that a dead or
-   * hung database gives a 503, never a hang (see mongo-options.ts and deadline.ts).
-   */
+  /** PETSTORE_MONGODB_TIMEOUT_MS (see MongoAccess). */
   readonly timeoutMs: number
   readonly writeConcern: WriteConcernSettings
   /** The pets an empty data set starts from: the shared one, and each sandbox; none by default. */

@@ -8,10 +8,9 @@ import { RATE_LIMITS_COLLECTION } from './rate-limit-queries.js'
 import { toStoreError } from './store-error.js'
 
 /**
- * Creates every index of the shared collections, each without a time limit (see INDEX_BUILD);
- * createIndex is idempotent. On `pets`, lists by status and one pet per create id; on the others a
- * TTL index, by which MongoDB deletes a document once its `expiresAt` has passed (its TTL monitor
- * runs about every minute).
+ * Creates every index of the shared collections, each without a time limit (see INDEX_BUILD). On
+ * `pets`, lists by status and one pet per create id; on the others a TTL index, by which MongoDB
+ * deletes a document once its `expiresAt` has passed (its TTL monitor runs about every minute).
  */
 export const ensureSharedIndexes = async (db: Db): Promise<void> => {
   const pets = db.collection(PETS_COLLECTION, INDEX_BUILD)

@@ -130,14 +130,10 @@ const isMisconfigured = (error: MongoServerSelectionError): boolean => {
 }
 
 /**
- * Whether a failure passes by itself, so that "retry later" (503) is the truth: the call outlived
- * its deadline, no server can be selected, the network failed or timed out, the primary is
- * changing or shutting down, a time bound passed, a DNS look-up failed for a while, or the error
- * carries a retryable label; a bulk write's failure by the one it wraps. A server selection that
- * fails for a TLS or replica-set setting is permanent. Everything else, including errors that are
- * no MongoError at all (a bug) and server errors such as refused credentials (18, 13), an invalid
- * namespace (73), an impossible write concern (100, 79) or a duplicate key nobody expected, is
- * permanent until someone acts.
+ * Whether a failure passes by itself, so that "retry later" (503) is the truth. Everything it
+ * does not name, including errors that are no MongoError at all (a bug) and server errors such as
+ * refused credentials (18, 13), an invalid namespace (73), an impossible write concern (100, 79)
+ * or a duplicate key nobody expected, is permanent until someone acts.
  */
 export const isTransient = (failure: unknown): boolean => {
   const error = unwrapped(failure)
