@@ -90,8 +90,11 @@ const TRANSIENT_DNS_CODES: ReadonlyArray<string> = [
   'EBADRESP',
 ]
 
+const nodeFields = (error: unknown): { readonly code?: unknown; readonly syscall?: unknown } =>
+  typeof error === 'object' && error !== null ? error : {}
+
 const isTransientDns = (error: unknown): boolean => {
-  const { code, syscall } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; syscall?: unknown }
+  const { code, syscall } = nodeFields(error)
   return (
     typeof syscall === 'string' && /^(?:query|getaddrinfo)/.test(syscall) && typeof code === 'string' && TRANSIENT_DNS_CODES.includes(code)
   )
@@ -108,8 +111,6 @@ const PERMANENT_TLS_CODES: ReadonlyArray<string> = [
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]
 
-const codeOfCause = (error: unknown): unknown => (typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined)
-
 /** The error and the errors behind it (`cause`), nearest first. */
 const causesOf = (error: unknown): ReadonlyArray<unknown> =>
   error instanceof Error && error.cause !== undefined ? [error, ...causesOf(error.cause)] : [error]
@@ -122,7 +123,7 @@ const causesOf = (error: unknown): ReadonlyArray<unknown> =>
  */
 const isMisconfigured = (error: MongoServerSelectionError): boolean => {
   const tls = causesOf(error).some((cause) => {
-    const code = codeOfCause(cause)
+    const { code } = nodeFields(cause)
     return typeof code === 'string' && (code.startsWith('ERR_SSL_') || PERMANENT_TLS_CODES.includes(code))
   })
   const { reason } = error
