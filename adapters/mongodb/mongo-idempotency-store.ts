@@ -58,15 +58,15 @@ export const mongoIdempotencyStore = ({
   const bound = serverBound(timeoutMs)
   const records = () => collectionIn<IdempotencyDocument>(access, IDEMPOTENCY_COLLECTION)
 
-  const claimOnce = async (scope: string, fingerprint: string, token: string, createId: string): Promise<IdempotencyDocument | null> =>
-    (await records()).findOneAndUpdate(
-      { _id: scope },
-      claimUpdate(token, fingerprint, createId, { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
-      { ...bound, upsert: true, returnDocument: 'after' },
-    )
-
   const claim = async (scope: string, fingerprint: string, token: string): Promise<E.Either<string, IdempotencyClaim>> => {
-    const record = await upsertOnceMore(() => claimOnce(scope, fingerprint, token, randomUUID()))
+    const claims = await records()
+    const record = await upsertOnceMore(() =>
+      claims.findOneAndUpdate(
+        { _id: scope },
+        claimUpdate(token, fingerprint, randomUUID(), { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
+        { ...bound, upsert: true, returnDocument: 'after' },
+      ),
+    )
     if (record === null) throw new Error('the claimed record was not returned')
     return record.token === token ? E.right({ kind: 'claimed', token, createId: record.createId }) : held(record)
   }

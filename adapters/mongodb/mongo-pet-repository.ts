@@ -6,7 +6,6 @@ import type { Pet, PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 import {
-  byCreateIdFilter,
   byIdFilter,
   COUNTERS_COLLECTION,
   counterFilter,
@@ -68,9 +67,7 @@ export const mongoPetRepository = ({
       return E.right(pet)
     } catch (error) {
       const earlier =
-        createId !== undefined && isDuplicateKey(error)
-          ? await pets.findOne(byCreateIdFilter(createId), { ...bound, projection: PET_PROJECTION })
-          : null
+        createId !== undefined && isDuplicateKey(error) ? await pets.findOne({ createId }, { ...bound, projection: PET_PROJECTION }) : null
       if (earlier !== null) return fromDocument(earlier)
       throw error
     }

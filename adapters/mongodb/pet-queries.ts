@@ -20,8 +20,6 @@ export const CREATE_ID_INDEX = {
   partialFilterExpression: { createId: { $exists: true } },
 } as const
 
-export const byCreateIdFilter = (createId: string): { createId: string } => ({ createId })
-
 export const ID_ORDER = { _id: 1 } as const
 
 export const PET_PROJECTION = { _id: 1, name: 1, categoryId: 1, status: 1 } as const
