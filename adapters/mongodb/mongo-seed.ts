@@ -22,15 +22,15 @@ export const seedRoundTrips = (count: number): number => 4 + Math.ceil(count / S
 /**
  * Seeds one data set exactly once, even when several instances start on it together. The id
  * counter decides: creating it (upsert) with `next` already past the seed and a `seeding` mark
- * claims the seed, so a create racing the seed gets id n+1 (an upsert that loses the race to create
- * it is run once more, see upsertOnceMore). It is only created where no pet is stored: pets that
- * came without their counter (restored or imported by hand) make a data set that holds pets, and a
- * counter made now would hand their ids out again. Whoever finds the mark (the claimer, an instance
- * that raced it, or the next start after a crash mid-seed) writes the seed's pets by their fixed ids
- * 1..n with $setOnInsert, batch after batch, which any number of writers can repeat without
- * changing a pet (so a seed cut off between batches is resumed by the next attempt), then lifts the
- * mark (see seedDoneUpdate). Only the claimer answers `seeded`; the others `finished`, so that one instance says it
- * seeded the store. A counter without the mark means pets were created: never seeded again.
+ * claims the seed, so a create racing the seed gets id n+1. It is only created where no pet is
+ * stored: pets that came without their counter (restored or imported by hand) make a data set that
+ * holds pets, and a counter made now would hand their ids out again. Whoever finds the mark (the
+ * claimer, an instance that raced it, or the next start after a crash mid-seed) writes the seed's
+ * pets by their fixed ids 1..n with $setOnInsert, batch after batch, which any number of writers
+ * can repeat without changing a pet (so a seed cut off between batches is resumed by the next
+ * attempt), then lifts the mark (see seedDoneUpdate). Only the claimer answers `seeded`, the
+ * others `finished`, so that one instance says it seeded the store. A counter without the mark
+ * means pets were created: never seeded again.
  */
 export const seedMongoPets = async (
   access: MongoAccess,
