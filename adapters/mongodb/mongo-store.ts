@@ -19,7 +19,7 @@ export interface MongoStoreOptions {
   /** PETSTORE_MONGODB_TIMEOUT_MS (see MongoAccess). */
   readonly timeoutMs: number
   readonly writeConcern: WriteConcernSettings
-  /** The pets an empty data set starts from: the shared one, and each sandbox; none by default. */
+  /** The pets an empty data set starts from; none by default. */
   readonly seed?: ReadonlyArray<PetDraft>
 }
 
