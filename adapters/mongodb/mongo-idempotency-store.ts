@@ -21,7 +21,7 @@ import {
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, type MongoAdapterOptions, serverBound } from './mongo-options.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
 
 /**
@@ -47,15 +47,13 @@ const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =
  * findOneAndUpdate (see claimUpdate): one round trip to the primary, and no read that could lag.
  */
 export const mongoIdempotencyStore = ({
-  database,
-  writeConcern = { w: 'majority' },
-  timeoutMs = DEFAULT_TIMEOUT_MS,
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
   clockOffsetMs = () => 0,
+  ...options
 }: MongoAdapterOptions & MongoIdempotencyTimes): IdempotencyStore => {
-  const access: MongoAccess = { database, writeConcern, timeoutMs }
-  const bound = serverBound(timeoutMs)
+  const access = accessOf(options)
+  const bound = serverBound(access.timeoutMs)
   const records = () => collectionIn<IdempotencyDocument>(access, IDEMPOTENCY_COLLECTION)
 
   const claim = async (scope: string, fingerprint: string, token: string): Promise<E.Either<string, IdempotencyClaim>> => {

@@ -80,8 +80,14 @@ export interface MongoAccess {
   readonly timeoutMs: number
 }
 
-/** An adapter's options: the database, and its write concern and timeout unless the defaults do (2 s). */
+/** An adapter's options: the database, and its write concern and timeout unless the defaults do. */
 export type MongoAdapterOptions = Pick<MongoAccess, 'database'> & Partial<MongoAccess>
+
+export const accessOf = (options: MongoAdapterOptions): MongoAccess => ({
+  writeConcern: { w: 'majority' },
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  ...options,
+})
 
 /**
  * One of the service's collections: the pinned reads, and the write concern with the server-side

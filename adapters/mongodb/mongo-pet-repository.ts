@@ -16,7 +16,7 @@ import {
   PETS_COLLECTION,
 } from './pet-queries.js'
 import { isDuplicateKey, mongoCall } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, type MongoAdapterOptions, serverBound } from './mongo-options.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
 
 export interface CounterDocument {
@@ -40,13 +40,9 @@ export const SHARED_PET_COLLECTIONS: PetCollections = { pets: PETS_COLLECTION, c
  * atomically ($inc in findOneAndUpdate, upserted), so instances sharing the database never hand out
  * the same id.
  */
-export const mongoPetRepository = ({
-  database,
-  writeConcern = { w: 'majority' },
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-}: MongoAdapterOptions): PetRepository => {
-  const access: MongoAccess = { database, writeConcern, timeoutMs }
-  const bound = serverBound(timeoutMs)
+export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository => {
+  const access = accessOf(options)
+  const bound = serverBound(access.timeoutMs)
 
   /**
    * The id is taken, then the pet stored: two awaits. Another create (of any instance, this one

@@ -1,6 +1,6 @@
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, type MongoAdapterOptions, serverBound } from './mongo-options.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
 import { hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
 
 export interface MongoRateLimitCounterOptions extends MongoAdapterOptions {
@@ -12,15 +12,10 @@ export interface MongoRateLimitCounterOptions extends MongoAdapterOptions {
  * The RateLimitCounter port over MongoDB, shared by every instance on the database: one atomic
  * findOneAndUpdate per counted request (see hitUpdate).
  */
-export const mongoRateLimitCounter = ({
-  database,
+export const mongoRateLimitCounter = ({ clockOffsetMs = () => 0, ...options }: MongoRateLimitCounterOptions): RateLimitCounter => {
   // A count is a hint, not a record: acknowledged by the primary alone unless given.
-  writeConcern = { w: 1 },
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-  clockOffsetMs = () => 0,
-}: MongoRateLimitCounterOptions): RateLimitCounter => {
-  const access: MongoAccess = { database, writeConcern, timeoutMs }
-  const bound = serverBound(timeoutMs)
+  const access = accessOf({ writeConcern: { w: 1 }, ...options })
+  const bound = serverBound(access.timeoutMs)
   return {
     hit: (scope, windowMs) =>
       mongoCall(access, 'count request for rate limit', async () => {
