@@ -15,9 +15,9 @@ import {
   PET_PROJECTION,
   PETS_COLLECTION,
 } from './pet-queries.js'
-import { isDuplicateKey, mongoCall } from './mongo-call.js'
+import { mongoCall } from './mongo-call.js'
 import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
-import { fromStored } from './store-error.js'
+import { fromStored, isDuplicateKey } from './store-error.js'
 
 export interface CounterDocument {
   readonly _id: string

@@ -8,6 +8,7 @@ import {
   MongoNetworkError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
+  MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb'
@@ -65,6 +66,9 @@ const codeOf = (error: MongoError): number | undefined => {
   const code = Number(error.code)
   return Number.isInteger(code) ? code : undefined
 }
+
+/** The server refused a write for a unique index's sake (E11000). */
+export const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && codeOf(error) === 11000
 
 /**
  * The failure behind a bulk write's: the driver wraps every failure of a bulk write that is not a
