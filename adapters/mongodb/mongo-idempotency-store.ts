@@ -79,8 +79,7 @@ export const mongoIdempotencyStore = ({
    * failing after a first attempt that was applied (findAndModify is a retryable write, driver
    * src/operations/find_and_modify.ts; execute_operation.ts answers the retry's error). Only this
    * adapter knows the token, so it ends that lease, best effort, lest the client's retries get 409
-   * for a lease. A claim still running on the server after the call gave up can land later; its
-   * lease then runs out.
+   * for a lease; a claim that lands after the call gave up keeps its lease until it runs out.
    */
   const claimAs = (scope: string, fingerprint: string, token: string) =>
     pipe(

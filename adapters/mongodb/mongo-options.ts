@@ -28,9 +28,8 @@ const PINNED_READS = {
  * The client's options for PETSTORE_MONGODB_TIMEOUT_MS = `timeoutMs`: finding a server, connecting
  * and getting a pooled connection are each bounded by it (the driver's Topology.selectServer,
  * ConnectionPool.checkOut and connect in cmap/connect.ts). The socket has no timeout of its own
- * (`socketTimeoutMS` 0, whatever the URI says): every wait of the service is bounded by the call's
- * deadline (withDeadline in deadline.ts), and every command's work on the server by its `maxTimeMS`;
- * a socket timeout would add nothing but a cut index build, which has no bound (see INDEX_BUILD).
+ * (`socketTimeoutMS` 0, whatever the URI says): the call's deadline (withDeadline) and `maxTimeMS`
+ * bound every wait, so it would add nothing but a cut index build (see INDEX_BUILD).
  * A connection left waiting on a server that went silent is freed by the driver's monitor: a
  * heartbeat that times out (within about connectTimeoutMS + heartbeatFrequencyMS, sdam/monitor.ts)
  * clears the pool and interrupts the connections in use (updateServers in sdam/topology.ts,

@@ -37,7 +37,7 @@ export interface SharedIndexes {
   readonly refusal: () => StoreError
   /** Settles when the builds end: every index built, or stopped first. Never rejects. */
   readonly finished: Promise<void>
-  /** Stops the builds, at close: no attempt starts after it, and the pause between attempts ends at once. */
+  /** Stops the builds, at close: no attempt starts after it, and the pause between attempts ends, its timer cleared. */
   readonly stop: () => void
 }
 
@@ -64,7 +64,6 @@ export const buildSharedIndexes = (database: () => Promise<Db>): SharedIndexes =
       } catch (error) {
         lastFailure = error
         failures += 1
-        // Aborted by stop, which clears its timer: a closed store leaves none running.
         await pause(retryDelayMs(failures), undefined, { signal: stopping.signal }).catch(() => undefined)
       }
     }
