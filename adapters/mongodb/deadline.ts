@@ -10,12 +10,11 @@ export class StoreDeadlineError extends Error {
 }
 
 /**
- * `work`, abandoned with StoreDeadlineError after `deadlineMs`. This is the bound the service
- * promises (how long until a 503): the driver's own timeouts each bound one step of one attempt
- * (finding a server, a pooled connection, a reply), and it retries a failed attempt once with fresh
- * timers, so only a bound on the whole call makes "each round trip takes at most the timeout" true.
- * The work itself is not cancelled: what it still does on the server is bounded by `maxTimeMS`
- * (see mongo-options.ts), and its late outcome is dropped.
+ * `work`, abandoned with StoreDeadlineError after `deadlineMs`: the bound the service promises (how
+ * long until a 503). The driver's own timeouts each bound one step of one attempt (see
+ * clientOptions), and it retries a failed attempt once with fresh timers, so only a bound on the
+ * whole call holds. The work is not cancelled: on the server `maxTimeMS` bounds it (serverBound),
+ * and its late outcome is dropped.
  */
 export const withDeadline = <A>(deadlineMs: number, work: () => Promise<A>): Promise<A> => {
   let timer: NodeJS.Timeout | undefined

@@ -2,12 +2,9 @@ import type { PetDocument } from './pet-document.js'
 import { serverTime } from './server-clock.js'
 
 /**
- * Documents for the idempotency records, built from validated values only (see pet-queries.ts).
- * Every time is the server's (`$$NOW`, in aggregation-pipeline updates; an ended lease is dated
- * the epoch), never an instance's clock: the TTL monitor that deletes records reads the server's
- * clock too, so a claim expires at one moment for every instance, however far their clocks drift.
- * Values from the caller go into a pipeline only inside `$literal`, so that a pet named `$pet` or
- * `$$NOW` stays a name.
+ * Documents for the idempotency records, built from validated values only (see pet-queries.ts),
+ * every time on the server's clock (see server-clock.ts). Values from the caller go into a pipeline
+ * only inside `$literal`, so that a pet named `$pet` or `$$NOW` stays a name.
  */
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys'
@@ -55,22 +52,18 @@ const isFree = (offsetMs: number, fingerprint: string) => ({
   ],
 })
 
-export const byScope = (scope: string): { readonly _id: string } => ({ _id: scope })
-
-export interface ClaimTimes {
+interface ClaimTimes {
   readonly leaseMs: number
   readonly recordTtlMs: number
   readonly offsetMs: number
 }
 
 /**
- * Claims `scope` for `token` in one atomic update, upserted: when the record is missing or its time
- * is up (a lease that lapsed, a record past its lifetime), it becomes a fresh claim that holds until
- * `leaseMs` after now and is kept for a record lifetime; otherwise it is left exactly as it is. A
- * claim that takes over a lapsed lease (with the same body) keeps its create id; any other fresh
- * claim gets `createId`. Whoever reads the record back
- * with its own token claimed it; anyone else reads what holds the scope. All the fields are decided
- * from the record as it was before the update (one `$set` stage), so they agree.
+ * Claims `scope` for `token` in one atomic update, upserted: a free record (see isFree) becomes a
+ * fresh claim that holds until `leaseMs` after now and is kept for a record lifetime; otherwise it
+ * is left exactly as it is. A claim that takes over a lapsed lease keeps its create id; any other
+ * gets `createId`. Whoever reads the record back with its own token claimed it. All the fields are
+ * decided from the record as it was before the update (one `$set` stage), so they agree.
  */
 export const claimUpdate = (token: string, fingerprint: string, createId: string, { leaseMs, recordTtlMs, offsetMs }: ClaimTimes) => {
   const free = isFree(offsetMs, fingerprint)

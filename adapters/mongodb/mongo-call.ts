@@ -1,9 +1,8 @@
 import * as TE from 'fp-ts/TaskEither'
-import { MongoServerError } from 'mongodb'
 import type { StoreError } from '../../src/domain/errors.js'
 import { withDeadline } from './deadline.js'
 import type { MongoAccess } from './mongo-options.js'
-import { toStoreError } from './store-error.js'
+import { isDuplicateKey, toStoreError } from './store-error.js'
 
 /**
  * One port call of a MongoDB adapter: `work` makes at most `roundTrips` round trips to the
@@ -16,11 +15,6 @@ export const mongoCall = <A>(
   work: () => Promise<A>,
   roundTrips = 1,
 ): TE.TaskEither<StoreError, A> => TE.tryCatch(() => withDeadline(roundTrips * access.timeoutMs, work), toStoreError(operation))
-
-const DUPLICATE_KEY = 11000
-
-/** The server refused a write for a unique index's sake (E11000). */
-export const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && Number(error.code) === DUPLICATE_KEY
 
 /**
  * An upsert that raced another to create the same document meets the unique `_id` and fails with

@@ -3,7 +3,6 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
-import type { Db, WriteConcernSettings } from 'mongodb'
 import { type StoreError, storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
@@ -12,7 +11,6 @@ import {
   type IdempotencyStore,
 } from '../../src/domain/idempotency-store.js'
 import {
-  byScope,
   claimUpdate,
   completeUpdate,
   endLeaseUpdate,
@@ -23,7 +21,7 @@ import {
 } from './idempotency-queries.js'
 import { fromDocument, toDocument } from './pet-document.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
 import { fromStored } from './store-error.js'
 
 /**
@@ -36,15 +34,6 @@ export interface MongoIdempotencyTimes {
   readonly clockOffsetMs?: () => number
 }
 
-export interface MongoIdempotencyStoreOptions extends MongoIdempotencyTimes {
-  readonly database: () => Promise<Db>
-  readonly writeConcern?: WriteConcernSettings
-  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
-  readonly timeoutMs?: number
-  /** The shared `idempotency_keys` unless a sandbox's collection is given. */
-  readonly collection?: string
-}
-
 const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>
   record.pet === undefined
     ? E.right({ kind: 'in_progress', fingerprint: record.fingerprint })
@@ -55,34 +44,27 @@ const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =
 
 /**
  * The IdempotencyStore port over a MongoDB collection keyed by scope. A claim is one atomic
- * findOneAndUpdate, upserted, that takes the record when it is missing or its time is up by the
- * server's clock and otherwise returns it unchanged (see claimUpdate): one round trip to the
- * primary, whatever the instances' clocks say, and no read that could lag. Two claims racing to
- * create the record meet the unique `_id`, and the loser is run once more (upsertOnceMore). The
- * TTL index deletes expired records eventually, also by the server's clock.
+ * findOneAndUpdate (see claimUpdate): one round trip to the primary, and no read that could lag.
  */
 export const mongoIdempotencyStore = ({
-  database,
-  writeConcern = { w: 'majority' },
-  timeoutMs = DEFAULT_TIMEOUT_MS,
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
   clockOffsetMs = () => 0,
-  collection = IDEMPOTENCY_COLLECTION,
-}: MongoIdempotencyStoreOptions): IdempotencyStore => {
-  const access: MongoAccess = { database, writeConcern, timeoutMs }
-  const bound = serverBound(timeoutMs)
-  const records = () => collectionIn<IdempotencyDocument>(access, collection)
-
-  const claimOnce = async (scope: string, fingerprint: string, token: string, createId: string): Promise<IdempotencyDocument | null> =>
-    (await records()).findOneAndUpdate(
-      byScope(scope),
-      claimUpdate(token, fingerprint, createId, { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
-      { ...bound, upsert: true, returnDocument: 'after' },
-    )
+  ...options
+}: MongoAdapterOptions & MongoIdempotencyTimes): IdempotencyStore => {
+  const access = accessOf(options)
+  const bound = serverBound(access.timeoutMs)
+  const records = () => collectionIn<IdempotencyDocument>(access, IDEMPOTENCY_COLLECTION)
 
   const claim = async (scope: string, fingerprint: string, token: string): Promise<E.Either<string, IdempotencyClaim>> => {
-    const record = await upsertOnceMore(() => claimOnce(scope, fingerprint, token, randomUUID()))
+    const claims = await records()
+    const record = await upsertOnceMore(() =>
+      claims.findOneAndUpdate(
+        { _id: scope },
+        claimUpdate(token, fingerprint, randomUUID(), { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
+        { ...bound, upsert: true, returnDocument: 'after' },
+      ),
+    )
     if (record === null) throw new Error('the claimed record was not returned')
     return record.token === token ? E.right({ kind: 'claimed', token, createId: record.createId }) : held(record)
   }
@@ -97,8 +79,7 @@ export const mongoIdempotencyStore = ({
    * failing after a first attempt that was applied (findAndModify is a retryable write, driver
    * src/operations/find_and_modify.ts; execute_operation.ts answers the retry's error). Only this
    * adapter knows the token, so it ends that lease, best effort, lest the client's retries get 409
-   * for a lease. A claim still running on the server after the call gave up can land later; its
-   * lease then runs out.
+   * for a lease; a claim that lands after the call gave up keeps its lease until it runs out.
    */
   const claimAs = (scope: string, fingerprint: string, token: string) =>
     pipe(

@@ -13,7 +13,7 @@ export const DEFAULT_TIMEOUT_MS = 2000
  * buffers). A `maxStalenessSeconds` in the URI cannot go with the primary: the driver refuses it,
  * and the service stops at start naming MONGODB_URI.
  */
-export const PINNED_READS = {
+const PINNED_READS = {
   readPreference: 'primary',
   readConcern: { level: 'local' },
   promoteValues: true,
@@ -28,9 +28,8 @@ export const PINNED_READS = {
  * The client's options for PETSTORE_MONGODB_TIMEOUT_MS = `timeoutMs`: finding a server, connecting
  * and getting a pooled connection are each bounded by it (the driver's Topology.selectServer,
  * ConnectionPool.checkOut and connect in cmap/connect.ts). The socket has no timeout of its own
- * (`socketTimeoutMS` 0, whatever the URI says): every wait of the service is bounded by the call's
- * deadline (withDeadline in deadline.ts), and every command's work on the server by its `maxTimeMS`;
- * a socket timeout would add nothing but a cut index build, which has no bound (see INDEX_BUILD).
+ * (`socketTimeoutMS` 0, whatever the URI says): the call's deadline (withDeadline) and `maxTimeMS`
+ * bound every wait, so it would add nothing but a cut index build (see INDEX_BUILD).
  * A connection left waiting on a server that went silent is freed by the driver's monitor: a
  * heartbeat that times out (within about connectTimeoutMS + heartbeatFrequencyMS, sdam/monitor.ts)
  * clears the pool and interrupts the connections in use (updateServers in sdam/topology.ts,
@@ -50,16 +49,6 @@ export const clientOptions = (timeoutMs: number): MongoClientOptions => {
     socketTimeoutMS: 0,
   }
 }
-
-/**
- * A collection's options: the pinned reads, and the write concern with the server-side bound on
- * waiting for it (`wtimeoutMS`), so that a `majority` write waiting on a lagging secondary is
- * answered by the server (503) rather than held.
- */
-export const collectionOptions = (writeConcern: WriteConcernSettings, timeoutMs: number): CollectionOptions => ({
-  ...PINNED_READS,
-  writeConcern: { ...writeConcern, wtimeoutMS: timeoutMs },
-})
 
 /**
  * The server-side bound of each command (`maxTimeMS`, which also bounds the wait for the write
@@ -90,9 +79,22 @@ export interface MongoAccess {
   readonly timeoutMs: number
 }
 
-/** One of the service's collections, with the pinned reads, the write concern and its bound. */
-export const collectionIn = async <T extends object>(access: MongoAccess, name: string) =>
-  (await access.database()).collection<T>(name, collectionOptions(access.writeConcern, access.timeoutMs))
+/** An adapter's options: the database, and its write concern and timeout unless the defaults do. */
+export type MongoAdapterOptions = Pick<MongoAccess, 'database'> & Partial<MongoAccess>
+
+export const accessOf = (options: MongoAdapterOptions): MongoAccess => ({
+  writeConcern: { w: 'majority' },
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  ...options,
+})
+
+/**
+ * One of the service's collections: the pinned reads, and the write concern with the server-side
+ * bound on waiting for it (`wtimeoutMS`), so that a `majority` write waiting on a lagging secondary
+ * is answered by the server (503) rather than held.
+ */
+export const collectionIn = async <T extends object>({ database, writeConcern, timeoutMs }: MongoAccess, name: string) =>
+  (await database()).collection<T>(name, { ...PINNED_READS, writeConcern: { ...writeConcern, wtimeoutMS: timeoutMs } })
 
 /**
  * Round trips from a claim to its completion: the claim (two when claims race), the id, the insert

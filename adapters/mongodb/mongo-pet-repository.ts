@@ -2,12 +2,10 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
-import type { Db, WriteConcernSettings } from 'mongodb'
 import type { Pet, PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 import {
-  byCreateIdFilter,
   byIdFilter,
   COUNTERS_COLLECTION,
   counterFilter,
@@ -17,9 +15,9 @@ import {
   PET_PROJECTION,
   PETS_COLLECTION,
 } from './pet-queries.js'
-import { isDuplicateKey, mongoCall } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
-import { fromStored } from './store-error.js'
+import { mongoCall } from './mongo-call.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
+import { fromStored, isDuplicateKey } from './store-error.js'
 
 export interface CounterDocument {
   readonly _id: string
@@ -29,7 +27,7 @@ export interface CounterDocument {
   readonly seeding?: true
 }
 
-/** Where one data set's pets and id counter live: everyone's, or one sandbox's. */
+/** Where a data set's pets and id counter live. */
 export interface PetCollections {
   readonly pets: string
   readonly counters: string
@@ -37,33 +35,14 @@ export interface PetCollections {
 
 export const SHARED_PET_COLLECTIONS: PetCollections = { pets: PETS_COLLECTION, counters: COUNTERS_COLLECTION }
 
-export interface MongoPetRepositoryOptions {
-  /** The database, connecting first when needed; a rejection becomes a StoreError. */
-  readonly database: () => Promise<Db>
-  /** Acknowledgement required before a create is answered; `majority` by default. */
-  readonly writeConcern?: WriteConcernSettings
-  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
-  readonly timeoutMs?: number
-  /** The shared collections (`pets`, `counters`) unless a sandbox's are given. */
-  readonly collections?: PetCollections
-}
-
-const decodeAll = (documents: ReadonlyArray<unknown>): E.Either<string, ReadonlyArray<Pet>> => E.traverseArray(fromDocument)(documents)
-
 /**
  * The PetRepository port over a MongoDB database. Ids come from one counter document advanced
- * atomically ($inc in findOneAndUpdate, upserted), so any number of instances sharing the database
- * never hand out the same id. Every call goes through mongoCall: bounded in time, reading from the
- * primary, and failing with a StoreError, never an exception.
+ * atomically ($inc in findOneAndUpdate, upserted), so instances sharing the database never hand out
+ * the same id.
  */
-export const mongoPetRepository = ({
-  database,
-  writeConcern = { w: 'majority' },
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-  collections = SHARED_PET_COLLECTIONS,
-}: MongoPetRepositoryOptions): PetRepository => {
-  const access: MongoAccess = { database, writeConcern, timeoutMs }
-  const bound = serverBound(timeoutMs)
+export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository => {
+  const access = accessOf(options)
+  const bound = serverBound(access.timeoutMs)
 
   /**
    * The id is taken, then the pet stored: two awaits. Another create (of any instance, this one
@@ -74,19 +53,17 @@ export const mongoPetRepository = ({
    * insert may have stored its pet all the same; the create id, not this call, makes its retry safe.
    */
   const insert = async (draft: PetDraft, createId: string | undefined): Promise<E.Either<string, Pet>> => {
-    const counters = await collectionIn<CounterDocument>(access, collections.counters)
+    const counters = await collectionIn<CounterDocument>(access, COUNTERS_COLLECTION)
     const counter = await counters.findOneAndUpdate(counterFilter, counterUpdate(1), { ...bound, upsert: true, returnDocument: 'after' })
     if (counter === null) throw new Error('the id counter was not returned')
     const pet: Pet = { id: counter.next, ...draft }
-    const pets = await collectionIn<PetDocument>(access, collections.pets)
+    const pets = await collectionIn<PetDocument>(access, PETS_COLLECTION)
     try {
       await pets.insertOne({ ...toDocument(pet), ...(createId === undefined ? {} : { createId }) }, bound)
       return E.right(pet)
     } catch (error) {
       const earlier =
-        createId !== undefined && isDuplicateKey(error)
-          ? await pets.findOne(byCreateIdFilter(createId), { ...bound, projection: PET_PROJECTION })
-          : null
+        createId !== undefined && isDuplicateKey(error) ? await pets.findOne({ createId }, { ...bound, projection: PET_PROJECTION }) : null
       if (earlier !== null) return fromDocument(earlier)
       throw error
     }
@@ -101,20 +78,20 @@ export const mongoPetRepository = ({
     findById: (id) =>
       pipe(
         mongoCall(access, 'find pet', async () =>
-          (await collectionIn<PetDocument>(access, collections.pets)).findOne(byIdFilter(id), { ...bound, projection: PET_PROJECTION }),
+          (await collectionIn<PetDocument>(access, PETS_COLLECTION)).findOne(byIdFilter(id), { ...bound, projection: PET_PROJECTION }),
         ),
         TE.flatMap((document) => (document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)))),
       ),
     list: (query) =>
       pipe(
         mongoCall(access, 'list pets', async () =>
-          (await collectionIn<PetDocument>(access, collections.pets))
+          (await collectionIn<PetDocument>(access, PETS_COLLECTION))
             .find(listFilter(query), { ...bound, projection: PET_PROJECTION })
             .sort(ID_ORDER)
             .limit(query.limit)
             .toArray(),
         ),
-        TE.flatMap((documents) => fromStored(decodeAll(documents))),
+        TE.flatMap((documents) => fromStored(E.traverseArray(fromDocument)(documents))),
       ),
   }
 }

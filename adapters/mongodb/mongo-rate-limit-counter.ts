@@ -1,38 +1,27 @@
-import type { Db, WriteConcernSettings } from 'mongodb'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
-import { collectionIn, DEFAULT_TIMEOUT_MS, type MongoAccess, serverBound } from './mongo-options.js'
-import { byScope, hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
+import { hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'
 
-export interface MongoRateLimitCounterOptions {
-  readonly database: () => Promise<Db>
-  /** A count is a hint, not a record: acknowledged by the primary alone, `w: 1`, unless given. */
-  readonly writeConcern?: WriteConcernSettings
-  /** The bound on each round trip (PETSTORE_MONGODB_TIMEOUT_MS); 2 s by default. */
-  readonly timeoutMs?: number
+export interface MongoRateLimitCounterOptions extends MongoAdapterOptions {
   /** Moves the server's clock as the counter sees it, for tests only. */
   readonly clockOffsetMs?: () => number
 }
 
 /**
- * The RateLimitCounter port over MongoDB, shared by every instance on the database: one document
- * per client scope in `rate_limits`, advanced by one atomic upserted findOneAndUpdate whose window
- * is computed from the server's clock (see hitUpdate). One round trip per counted request.
+ * The RateLimitCounter port over MongoDB, shared by every instance on the database: one atomic
+ * findOneAndUpdate per counted request (see hitUpdate).
  */
-export const mongoRateLimitCounter = ({
-  database,
-  writeConcern = { w: 1 },
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-  clockOffsetMs = () => 0,
-}: MongoRateLimitCounterOptions): RateLimitCounter => {
-  const access: MongoAccess = { database, writeConcern, timeoutMs }
-  const bound = serverBound(timeoutMs)
+export const mongoRateLimitCounter = ({ clockOffsetMs = () => 0, ...options }: MongoRateLimitCounterOptions): RateLimitCounter => {
+  // A count is a hint, not a record: acknowledged by the primary alone unless given.
+  const access = accessOf({ writeConcern: { w: 1 }, ...options })
+  const bound = serverBound(access.timeoutMs)
   return {
     hit: (scope, windowMs) =>
       mongoCall(access, 'count request for rate limit', async () => {
         const counters = await collectionIn<RateLimitDocument>(access, RATE_LIMITS_COLLECTION)
         const counter = await upsertOnceMore(() =>
-          counters.findOneAndUpdate(byScope(scope), hitUpdate(windowMs, clockOffsetMs()), {
+          counters.findOneAndUpdate({ _id: scope }, hitUpdate(windowMs, clockOffsetMs()), {
             ...bound,
             upsert: true,
             returnDocument: 'after',

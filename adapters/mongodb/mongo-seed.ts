@@ -14,26 +14,23 @@ import { counterFilter, seedDoneUpdate } from './pet-queries.js'
 export const SEED_BATCH_SIZE = 1000
 
 /**
- * The round trips of seedMongoPets for `count` pets: look for a pet, mark, read the mark, each
- * batch, lift the mark.
- * The seed's call is abandoned after that many timeouts (mongo-call.ts), so a large seed gets the
- * time its batches need instead of the time of one bulk write.
+ * The round trips of seedMongoPets for `count` pets (look for a pet, mark, read the mark, each
+ * batch, lift the mark), so that a large seed's call gets the time its batches need.
  */
 export const seedRoundTrips = (count: number): number => 4 + Math.ceil(count / SEED_BATCH_SIZE)
 
 /**
  * Seeds one data set exactly once, even when several instances start on it together. The id
  * counter decides: creating it (upsert) with `next` already past the seed and a `seeding` mark
- * claims the seed, so a create racing the seed gets id n+1 (an upsert that loses the race to create
- * it is run once more, see upsertOnceMore). It is only created where no pet is stored: pets that
- * came without their counter (restored or imported by hand) make a data set that holds pets, and a
- * counter made now would hand their ids out again. Whoever finds the mark (the claimer, an instance
- * that raced it, or the next start after a crash mid-seed) writes the seed's pets by their fixed ids
- * 1..n with $setOnInsert, batch after batch, which any number of writers can repeat without
- * changing a pet (so a seed cut off between batches is resumed by the next attempt), then lifts the
- * mark, raising `next` to the seed's size (a restart may bring a larger seed than the one that set
- * the mark). Only the claimer answers `seeded`; the others `finished`, so that one instance says it
- * seeded the store. A counter without the mark means pets were created: never seeded again.
+ * claims the seed, so a create racing the seed gets id n+1. It is only created where no pet is
+ * stored: pets that came without their counter (restored or imported by hand) make a data set that
+ * holds pets, and a counter made now would hand their ids out again. Whoever finds the mark (the
+ * claimer, an instance that raced it, or the next start after a crash mid-seed) writes the seed's
+ * pets by their fixed ids 1..n with $setOnInsert, batch after batch, which any number of writers
+ * can repeat without changing a pet (so a seed cut off between batches is resumed by the next
+ * attempt), then lifts the mark (see seedDoneUpdate). Only the claimer answers `seeded`, the
+ * others `finished`, so that one instance says it seeded the store. A counter without the mark
+ * means pets were created: never seeded again.
  */
 export const seedMongoPets = async (
   access: MongoAccess,

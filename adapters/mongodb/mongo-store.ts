@@ -16,13 +16,10 @@ import { buildSharedIndexes, type SharedIndexes } from './shared-indexes.js'
 export interface MongoStoreOptions {
   readonly uri: string
   readonly dbName: string
-  /**
-   * PETSTORE_MONGODB_TIMEOUT_MS: the bound on each round trip to the database, so that a dead or
-   * hung database gives a 503, never a hang (see mongo-options.ts and deadline.ts).
-   */
+  /** PETSTORE_MONGODB_TIMEOUT_MS (see MongoAccess). */
   readonly timeoutMs: number
   readonly writeConcern: WriteConcernSettings
-  /** The pets an empty data set starts from: the shared one, and each sandbox; none by default. */
+  /** The pets an empty data set starts from; none by default. */
   readonly seed?: ReadonlyArray<PetDraft>
 }
 
@@ -97,11 +94,11 @@ export interface MongoStore extends Store {
  */
 export const mongoStoreOn = (access: MongoAccess, seed: ReadonlyArray<PetDraft>, closeClient: () => Promise<void>): MongoStore => {
   const indexes = buildSharedIndexes(access.database)
-  const { database, writeConcern, timeoutMs } = access
+  const { database, timeoutMs } = access
   return {
     shared: {
-      pets: afterIndexes(mongoPetRepository({ database, writeConcern, timeoutMs }), indexes),
-      idempotency: mongoIdempotencyStore({ database, writeConcern, timeoutMs, leaseMs: leaseFor(timeoutMs) }),
+      pets: afterIndexes(mongoPetRepository(access), indexes),
+      idempotency: mongoIdempotencyStore({ ...access, leaseMs: leaseFor(timeoutMs) }),
     },
     seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, SHARED_PET_COLLECTIONS, seed), seedRoundTrips(seed.length)),
     rateLimits: mongoRateLimitCounter({ database, timeoutMs }),

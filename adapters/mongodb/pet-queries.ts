@@ -1,4 +1,4 @@
-import type { PetId, PetStatus } from '../../src/domain/pet.js'
+import type { PetId } from '../../src/domain/pet.js'
 import type { PetListQuery } from '../../src/domain/pet-repository.js'
 
 /**
@@ -8,8 +8,6 @@ import type { PetListQuery } from '../../src/domain/pet-repository.js'
 
 export const PETS_COLLECTION = 'pets'
 export const COUNTERS_COLLECTION = 'counters'
-/** The counter document that hands out pet ids. */
-export const PET_ID_COUNTER = 'pets'
 
 /** Serves listing by status in id order; listing without status and get use the `_id` index. */
 export const STATUS_INDEX = { key: { status: 1, _id: 1 }, name: 'status_1__id_1' } as const
@@ -22,26 +20,20 @@ export const CREATE_ID_INDEX = {
   partialFilterExpression: { createId: { $exists: true } },
 } as const
 
-export const byCreateIdFilter = (createId: string): { createId: string } => ({ createId })
-
 export const ID_ORDER = { _id: 1 } as const
 
 export const PET_PROJECTION = { _id: 1, name: 1, categoryId: 1, status: 1 } as const
 
 export const byIdFilter = (id: PetId): { _id: number } => ({ _id: id })
 
-export interface ListFilter {
-  readonly status?: PetStatus
-  readonly _id?: { readonly $gt: number }
-}
-
 /** Keyset paging: ids above `after`, optionally one status; never `skip`. */
-export const listFilter = (query: PetListQuery): ListFilter => ({
+export const listFilter = (query: PetListQuery) => ({
   ...(query.status === undefined ? {} : { status: query.status }),
   ...(query.after === undefined ? {} : { _id: { $gt: query.after } }),
 })
 
-export const counterFilter = { _id: PET_ID_COUNTER } as const
+/** The counter document that hands out pet ids. */
+export const counterFilter = { _id: 'pets' } as const
 
 /**
  * Ends a seed of `count` pets: lifts the `seeding` mark, and raises `next` to at least `count`, so

@@ -5,7 +5,6 @@ import { serverTime } from './server-clock.js'
 export const RATE_LIMITS_COLLECTION = 'rate_limits'
 
 export interface RateLimitDocument {
-  /** The client's scope. */
   readonly _id: string
   /** The window counted: the server's time in ms divided by the window's length, rounded down. */
   readonly window: number
@@ -14,8 +13,6 @@ export interface RateLimitDocument {
   readonly at: Date
   readonly expiresAt: Date
 }
-
-export const byScope = (scope: string): { readonly _id: string } => ({ _id: scope })
 
 /**
  * Counts one hit in one atomic update, upserted: in the window the server's clock is in now, the

@@ -8,10 +8,9 @@ import { RATE_LIMITS_COLLECTION } from './rate-limit-queries.js'
 import { toStoreError } from './store-error.js'
 
 /**
- * Creates every index of the shared collections, each without a time limit (see INDEX_BUILD);
- * createIndex is idempotent. On `pets`, lists by status and one pet per create id; on the others a
- * TTL index, by which MongoDB deletes a document once its `expiresAt` has passed (its TTL monitor
- * runs about every minute).
+ * Creates every index of the shared collections, each without a time limit (see INDEX_BUILD). On
+ * `pets`, lists by status and one pet per create id; on the others a TTL index, by which MongoDB
+ * deletes a document once its `expiresAt` has passed (its TTL monitor runs about every minute).
  */
 export const ensureSharedIndexes = async (db: Db): Promise<void> => {
   const pets = db.collection(PETS_COLLECTION, INDEX_BUILD)
@@ -23,11 +22,8 @@ export const ensureSharedIndexes = async (db: Db): Promise<void> => {
   }
 }
 
-const FIRST_RETRY_MS = 250
-const MAX_RETRY_MS = 10_000
-
 /** The pause after `failures` failed builds in a row: doubling from 250 ms, at most 10 s. */
-export const retryDelayMs = (failures: number): number => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), MAX_RETRY_MS)
+export const retryDelayMs = (failures: number): number => Math.min(250 * 2 ** (failures - 1), 10_000)
 
 const NOT_BUILT = 'the indexes are not built yet, and creates wait for them (createId_1 makes a retried create exactly-once)'
 
@@ -41,7 +37,7 @@ export interface SharedIndexes {
   readonly refusal: () => StoreError
   /** Settles when the builds end: every index built, or stopped first. Never rejects. */
   readonly finished: Promise<void>
-  /** Stops the builds, at close: no attempt starts after it, and the pause between attempts ends at once. */
+  /** Stops the builds, at close: no attempt starts after it, and the pause between attempts ends, its timer cleared. */
   readonly stop: () => void
 }
 
@@ -68,7 +64,6 @@ export const buildSharedIndexes = (database: () => Promise<Db>): SharedIndexes =
       } catch (error) {
         lastFailure = error
         failures += 1
-        // Aborted by stop, which clears its timer: a closed store leaves none running.
         await pause(retryDelayMs(failures), undefined, { signal: stopping.signal }).catch(() => undefined)
       }
     }

@@ -8,6 +8,7 @@ import {
   MongoNetworkError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
+  MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb'
@@ -66,6 +67,9 @@ const codeOf = (error: MongoError): number | undefined => {
   return Number.isInteger(code) ? code : undefined
 }
 
+/** The server refused a write for a unique index's sake (E11000). */
+export const isDuplicateKey = (error: unknown): boolean => error instanceof MongoServerError && codeOf(error) === 11000
+
 /**
  * The failure behind a bulk write's: the driver wraps every failure of a bulk write that is not a
  * write error (a network error, a server selection or wait-queue timeout) in MongoBulkWriteError,
@@ -90,8 +94,11 @@ const TRANSIENT_DNS_CODES: ReadonlyArray<string> = [
   'EBADRESP',
 ]
 
+const nodeFields = (error: unknown): { readonly code?: unknown; readonly syscall?: unknown } =>
+  typeof error === 'object' && error !== null ? error : {}
+
 const isTransientDns = (error: unknown): boolean => {
-  const { code, syscall } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; syscall?: unknown }
+  const { code, syscall } = nodeFields(error)
   return (
     typeof syscall === 'string' && /^(?:query|getaddrinfo)/.test(syscall) && typeof code === 'string' && TRANSIENT_DNS_CODES.includes(code)
   )
@@ -108,8 +115,6 @@ const PERMANENT_TLS_CODES: ReadonlyArray<string> = [
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]
 
-const codeOfCause = (error: unknown): unknown => (typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined)
-
 /** The error and the errors behind it (`cause`), nearest first. */
 const causesOf = (error: unknown): ReadonlyArray<unknown> =>
   error instanceof Error && error.cause !== undefined ? [error, ...causesOf(error.cause)] : [error]
@@ -122,7 +127,7 @@ const causesOf = (error: unknown): ReadonlyArray<unknown> =>
  */
 const isMisconfigured = (error: MongoServerSelectionError): boolean => {
   const tls = causesOf(error).some((cause) => {
-    const code = codeOfCause(cause)
+    const { code } = nodeFields(cause)
     return typeof code === 'string' && (code.startsWith('ERR_SSL_') || PERMANENT_TLS_CODES.includes(code))
   })
   const { reason } = error
@@ -130,14 +135,10 @@ const isMisconfigured = (error: MongoServerSelectionError): boolean => {
 }
 
 /**
- * Whether a failure passes by itself, so that "retry later" (503) is the truth: the call outlived
- * its deadline, no server can be selected, the network failed or timed out, the primary is
- * changing or shutting down, a time bound passed, a DNS look-up failed for a while, or the error
- * carries a retryable label; a bulk write's failure by the one it wraps. A server selection that
- * fails for a TLS or replica-set setting is permanent. Everything else, including errors that are
- * no MongoError at all (a bug) and server errors such as refused credentials (18, 13), an invalid
- * namespace (73), an impossible write concern (100, 79) or a duplicate key nobody expected, is
- * permanent until someone acts.
+ * Whether a failure passes by itself, so that "retry later" (503) is the truth. Everything it
+ * does not name, including errors that are no MongoError at all (a bug) and server errors such as
+ * refused credentials (18, 13), an invalid namespace (73), an impossible write concern (100, 79)
+ * or a duplicate key nobody expected, is permanent until someone acts.
  */
 export const isTransient = (failure: unknown): boolean => {
   const error = unwrapped(failure)
