@@ -115,7 +115,7 @@ export const mongoIdempotencyStore = ({
             : TE.left(
                 storeFailed(
                   `complete idempotency key: the claim was lost before pet ${pet.id} was recorded ` +
-                    `(its ${leaseMs} ms lease ran out and another request took the key over, or its sandbox was reset); ` +
+                    `(its ${leaseMs} ms lease ran out and another request took the key over); ` +
                     'the key does not answer with this pet',
                 ),
               ),
