@@ -13,8 +13,8 @@ const PET_ID_PROBLEM = 'petId: must be a decimal integer between -92233720368547
  * have (zero, negative, beyond 2^53) is simply not found; only text that is no int64 is invalid.
  */
 export const decodePetId = (text: string): E.Either<InvalidParameter, bigint> => {
-  const value = parseIntegerText(text)
-  return value === undefined || value < INT64_MIN || value > INT64_MAX ? E.left(invalidParameter([PET_ID_PROBLEM])) : E.right(value)
+  const value = parseIntegerText(text, INT64_MIN, INT64_MAX)
+  return value === undefined ? E.left(invalidParameter([PET_ID_PROBLEM])) : E.right(value)
 }
 
 const MAX_STORABLE_ID = BigInt(Number.MAX_SAFE_INTEGER)

@@ -4,7 +4,7 @@ import * as O from 'fp-ts/Option'
 import * as RA from 'fp-ts/ReadonlyArray'
 import * as TE from 'fp-ts/TaskEither'
 import { type InvalidParameter, invalidParameter, type StoreError } from './errors.js'
-import { parseIntegerText } from './integer-text.js'
+import { safeIntegerText } from './integer-text.js'
 import { PET_STATUSES, type Pet, type PetId, type PetStatus } from './pet.js'
 import type { PetListQuery, PetRepository } from './pet-repository.js'
 
@@ -28,10 +28,8 @@ export interface PetPage {
 
 const decodeLimit = (text: string | undefined): E.Either<string, number> => {
   if (text === undefined) return E.right(LIMIT_DEFAULT)
-  const value = parseIntegerText(text)
-  return value !== undefined && value >= LIMIT_MIN && value <= LIMIT_MAX
-    ? E.right(Number(value))
-    : E.left(`limit: must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}`)
+  const value = safeIntegerText(text, LIMIT_MIN, LIMIT_MAX)
+  return value !== undefined ? E.right(value) : E.left(`limit: must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}`)
 }
 
 const decodeStatus = (text: string | undefined): E.Either<string, PetStatus | undefined> => {
