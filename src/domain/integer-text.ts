@@ -26,18 +26,39 @@ export const safeIntegerText = (text: unknown, min: number, max: number): number
   return value === undefined ? undefined : Number(value)
 }
 
-/** The integer rule as a codec: integer text from `min` to `max` decodes to its number; `problem` says why not. */
+const codecOf = <A>(name: string, is: (input: unknown) => input is A, read: (input: unknown) => A | undefined, problem: string) =>
+  new t.Type<A, string, unknown>(
+    name,
+    is,
+    (input, context) => {
+      const value = read(input)
+      return value === undefined ? t.failure(input, context, problem) : t.success(value)
+    },
+    String,
+  )
+
+/** The integer rule as a codec: integer text from `min` to `max` decodes to its bigint; `problem` says why not. */
 export const IntegerText = (
+  min: bigint,
+  max: bigint,
+  problem = `must be an integer from ${min} to ${max}`,
+): t.Type<bigint, string, unknown> =>
+  codecOf(
+    'IntegerText',
+    (input): input is bigint => typeof input === 'bigint' && input >= min && input <= max,
+    (input) => parseIntegerText(input, min, max),
+    problem,
+  )
+
+/** IntegerText for a range of safe integers, decoding to a number. */
+export const SafeIntegerText = (
   min: number,
   max: number,
   problem = `must be an integer from ${min} to ${max}`,
 ): t.Type<number, string, unknown> =>
-  new t.Type<number, string, unknown>(
-    'IntegerText',
+  codecOf(
+    'SafeIntegerText',
     (input): input is number => Number.isSafeInteger(input) && (input as number) >= min && (input as number) <= max,
-    (input, context) => {
-      const value = safeIntegerText(input, min, max)
-      return value === undefined ? t.failure(input, context, problem) : t.success(value)
-    },
-    String,
+    (input) => safeIntegerText(input, min, max),
+    problem,
   )
