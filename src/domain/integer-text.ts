@@ -14,7 +14,7 @@ export const INT64_MAX = 2n ** 63n - 1n
  * The one integer parser: canonical integer text from `min` to `max`, read as a bigint so that
  * values beyond 2^53 never round onto another; undefined for anything else.
  */
-export const parseIntegerText = (text: unknown, min: bigint, max: bigint): bigint | undefined => {
+const parseIntegerText = (text: unknown, min: bigint, max: bigint): bigint | undefined => {
   if (typeof text !== 'string' || !CANONICAL_INTEGER.test(text)) return undefined
   const value = BigInt(text)
   return value >= min && value <= max ? value : undefined
