@@ -2,7 +2,7 @@ import { bodyParser } from '@koa/bodyparser'
 import type { Context, Middleware } from 'koa'
 import { type FailureState, sendFailure } from './error-response.js'
 import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType } from './http-failures.js'
-import { nestsDeeperThan, withRoundedIntegersRefused } from './json-checks.js'
+import { nestsDeeperThan, withRoundedIntegersAsText } from './json-checks.js'
 
 /** Default largest request body accepted, in bytes (1 MiB; PETSTORE_MAX_BODY_BYTES). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -80,8 +80,8 @@ const REPLACEMENT_REFUSED = 'the body is not valid UTF-8 (or holds U+FFFD, which
  * that are not UTF-8 with U+FFFD, so a body holding U+FFFD is refused, written as the character or
  * as its escape alike: the replacement cannot be told apart from bytes that were never text
  * (docs/adr/0401-koa-bodyparser-reads-the-body-the-refusals-are-checks-around-it.md). Nesting deeper
- * than MAX_JSON_DEPTH is refused. A number the parse rounds to an integer it does not denote is read
- * as one no integer rule accepts, at any depth: every integer the service reads is one the client wrote.
+ * than MAX_JSON_DEPTH is refused. A number the parse rounds to an integer it does not denote is handed
+ * on as the text the client wrote, at any depth, for the domain's integer rule to judge.
  */
 const checkJson =
   (empty: string): Middleware<JsonBodyState> =>
@@ -94,8 +94,8 @@ const checkJson =
     if (text.includes('\uFFFD')) return sendFailure(ctx, malformedJson(REPLACEMENT_REFUSED))
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return sendFailure(ctx, malformedJson(`the body nests deeper than ${MAX_JSON_DEPTH} levels`))
     if (ESCAPED_REPLACEMENT.test(text) && holdsReplacement(ctx.request.body)) return sendFailure(ctx, malformedJson(REPLACEMENT_REFUSED))
-    const exact = FRACTION_OR_EXPONENT.test(text) ? withRoundedIntegersRefused(text) : undefined
-    ctx.state.body = exact === undefined ? ctx.request.body : (JSON.parse(exact) as unknown)
+    const exact = FRACTION_OR_EXPONENT.test(text) ? withRoundedIntegersAsText(text) : undefined
+    ctx.state.body = exact === undefined ? ctx.request.body : exact
     await next()
   }
 

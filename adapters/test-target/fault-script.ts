@@ -3,6 +3,7 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
 import { describeErrors, ruleCodec } from '../../src/domain/codec.js'
+import { JsonInteger } from '../../src/domain/integer-text.js'
 import { echoed } from '../http/error-response.js'
 import { SANDBOX_FORCED_STATUSES } from '../http/http-failures.js'
 import { PET_OPERATIONS, type PetOperation } from '../http/routes.js'
@@ -31,12 +32,14 @@ const oneOf = <A extends string>(name: string, values: ReadonlyArray<A>) =>
     typeof input === 'string' && values.includes(input as A) ? undefined : `must be one of ${values.join(', ')}`,
   )
 
-const integerIn = (name: string, min: number, max: number) =>
-  ruleCodec<number>(name, (input) =>
-    Number.isSafeInteger(input) && (input as number) >= min && (input as number) <= max
-      ? undefined
-      : `must be an integer from ${min} to ${max}`,
+const integerIn = (name: string, min: number, max: number) => {
+  const problem = `must be an integer from ${min} to ${max}`
+  return JsonInteger(
+    name,
+    () => problem,
+    (integer) => (integer >= min && integer <= max ? undefined : problem),
   )
+}
 
 /** The largest `after` a rule may have. */
 export const MAX_RULE_AFTER = 1_000_000

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
-import { parseIntegerText } from '../../src/domain/integer-text.js'
+import { safeIntegerText } from '../../src/domain/integer-text.js'
 import type { AuthState } from '../http/auth.js'
 import type { ForcedFaultState } from '../http/edge.js'
 import { sendFailure } from '../http/error-response.js'
@@ -31,11 +31,6 @@ export interface FaultPreferences {
   readonly retryAfterSeconds?: number
 }
 
-const integerUpTo = (value: string | undefined, max: number): number | undefined => {
-  const integer = value === undefined ? undefined : parseIntegerText(value)
-  return integer !== undefined && integer >= 0n && integer <= BigInt(max) ? Number(integer) : undefined
-}
-
 /**
  * `delay` (an integer from 0 to MAX_DELAY_MS, in the one integer syntax of the API) and `fault`
  * (429, 500 or 503; with sandboxes also 502, 504, `reset`, `reset-after`, `truncated`, and
@@ -44,11 +39,11 @@ const integerUpTo = (value: string | undefined, max: number): number | undefined
  */
 export const readFaultPreferences = (header: string | undefined, sandboxes = false): FaultPreferences => {
   const preferences = parsePrefer(header)
-  const delayMs = integerUpTo(preferences.get('delay'), MAX_DELAY_MS)
+  const delayMs = safeIntegerText(preferences.get('delay'), 0, MAX_DELAY_MS)
   const names: ReadonlyArray<string> = sandboxes ? FAULT_NAMES : FORCED_STATUSES.map(String)
   const asked = preferences.get('fault')
   const fault = asked !== undefined && names.includes(asked) ? (asked as FaultName) : undefined
-  const retryAfterSeconds = sandboxes ? integerUpTo(preferences.get('retry-after'), MAX_RETRY_AFTER_SECONDS) : undefined
+  const retryAfterSeconds = sandboxes ? safeIntegerText(preferences.get('retry-after'), 0, MAX_RETRY_AFTER_SECONDS) : undefined
   return {
     ...(delayMs === undefined ? {} : { delayMs }),
     ...(fault === undefined ? {} : { fault }),

@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http'
 import * as E from 'fp-ts/Either'
-import { parseIntegerText } from '../../src/domain/integer-text.js'
+import { safeIntegerText } from '../../src/domain/integer-text.js'
 import { echoed } from '../http/error-response.js'
 import { FAULT_NAMES, type FaultName, OPERATIONS, type Operation } from './fault-script.js'
 import type { JournalEntry } from './request-journal.js'
@@ -29,11 +29,6 @@ type FilterName = (typeof FILTERS)[number]
 
 type Query = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
-const integerFrom = (text: string, min: number, max: number): number | undefined => {
-  const integer = parseIntegerText(text)
-  return integer !== undefined && integer >= BigInt(min) && integer <= BigInt(max) ? Number(integer) : undefined
-}
-
 /** RFC 9110 §5.1: a field name is a token. */
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 
@@ -54,12 +49,12 @@ const READERS: Readonly<Record<Exclude<FilterName, 'header'>, (value: string) =>
   path: (value) => (value.startsWith('/') && !value.includes('?') ? { path: value } : 'must be a path starting with /, without a query'),
   operation: (value) => (isOperation(value) ? { operation: value } : `must be one of ${OPERATIONS.join(', ')}`),
   status: (value) => {
-    const status = integerFrom(value, 100, 599)
+    const status = safeIntegerText(value, 100, 599)
     return status === undefined ? 'must be an integer from 100 to 599' : { status }
   },
   fault: (value) => (FAULT_NAMES.includes(value) ? { fault: value as FaultName } : `must be one of ${FAULT_NAMES.join(', ')}`),
   since: (value) => {
-    const since = integerFrom(value, 0, Number.MAX_SAFE_INTEGER)
+    const since = safeIntegerText(value, 0, Number.MAX_SAFE_INTEGER)
     return since === undefined ? `must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}` : { since }
   },
 }

@@ -2,7 +2,8 @@ import type Router from '@koa/router'
 import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
 import type { Context } from 'koa'
-import { describeErrors, ruleCodec } from '../../src/domain/codec.js'
+import { describeErrors } from '../../src/domain/codec.js'
+import { JsonInteger } from '../../src/domain/integer-text.js'
 import { unauthorized } from '../../src/domain/errors.js'
 import type { SandboxClock } from '../../src/ports/sandboxes.js'
 import type { AuthState } from '../http/auth.js'
@@ -27,10 +28,11 @@ export const MAX_AHEAD_MS = 100 * MAX_ADVANCE_MS
 /** What `advance` must be, as a message says it. */
 const RANGE = `an integer from 0 to ${MAX_ADVANCE_MS}, the milliseconds to move the clock forward (never back)`
 
-const Advance = ruleCodec<number>('Advance', (input) => {
-  if (input === undefined) return `is required: ${RANGE}`
-  return Number.isSafeInteger(input) && (input as number) >= 0 && (input as number) <= MAX_ADVANCE_MS ? undefined : `must be ${RANGE}`
-})
+const Advance = JsonInteger(
+  'Advance',
+  (input) => (input === undefined ? `is required: ${RANGE}` : `must be ${RANGE}`),
+  (integer) => (integer >= 0 && integer <= MAX_ADVANCE_MS ? undefined : `must be ${RANGE}`),
+)
 
 const ClockAdvance = t.type({ advance: Advance })
 

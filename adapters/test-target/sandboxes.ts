@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import type { Context, Middleware } from 'koa'
 import type { Client } from '../../src/domain/authenticator.js'
 import { invalidParameter, unauthorized } from '../../src/domain/errors.js'
-import { parseIntegerText } from '../../src/domain/integer-text.js'
+import { safeIntegerText } from '../../src/domain/integer-text.js'
 import type { Sandboxes } from './per-key-sandboxes.js'
 import type { AuthState } from '../http/auth.js'
 import { sendFailure } from '../http/error-response.js'
@@ -55,10 +55,8 @@ const DEFAULT_JOURNAL_LIMIT = 20
 /** `limit` of GET /v1/sandbox/requests: 1 to JOURNAL_SIZE, 20 when absent; anything else is refused. */
 const journalLimitOf = (value: string | ReadonlyArray<string> | undefined): E.Either<ReadonlyArray<string>, number> => {
   if (value === undefined) return E.right(DEFAULT_JOURNAL_LIMIT)
-  const limit = typeof value === 'string' ? parseIntegerText(value) : undefined
-  return limit !== undefined && limit >= 1n && limit <= BigInt(JOURNAL_SIZE)
-    ? E.right(Number(limit))
-    : E.left([`limit: must be an integer from 1 to ${JOURNAL_SIZE}`])
+  const limit = safeIntegerText(value, 1, JOURNAL_SIZE)
+  return limit !== undefined ? E.right(limit) : E.left([`limit: must be an integer from 1 to ${JOURNAL_SIZE}`])
 }
 
 /**

@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
+import { describeErrors, ruleCodec } from './codec.js'
 import { decodeNewPet } from './create-pet.js'
 import {
   type IdempotencyKeyInUse,
@@ -33,10 +35,27 @@ export type IdempotentCreateError = InvalidParameter | InvalidPet | StoreError |
 /** 1 to 255 visible ASCII characters: what fits in a header and a log line unchanged. */
 const KEY_SYNTAX = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`)
 
-const decodeKey = (key: string): E.Either<InvalidParameter, string> =>
-  KEY_SYNTAX.test(key)
-    ? E.right(key)
-    : E.left(invalidParameter([`Idempotency-Key: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters`]))
+const IdempotencyKey = ruleCodec<string>('IdempotencyKey', (input) =>
+  typeof input === 'string' && KEY_SYNTAX.test(input) ? undefined : `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters`,
+)
+
+/**
+ * The key, then the body: a request the rules refuse holds no key and touches no store. The body's
+ * problems are InvalidPet's, the key's InvalidParameter's, so they are not named together.
+ */
+const decodeIdempotentCreate = (
+  request: IdempotentCreateRequest,
+): E.Either<InvalidParameter | InvalidPet, { scope: string; draft: PetDraft }> =>
+  pipe(
+    t.type({ 'Idempotency-Key': IdempotencyKey }).decode({ 'Idempotency-Key': request.key }),
+    E.mapLeft((errors): InvalidParameter | InvalidPet => invalidParameter(describeErrors(errors))),
+    E.flatMap(({ 'Idempotency-Key': key }) =>
+      pipe(
+        decodeNewPet(request.body),
+        E.map((draft) => ({ scope: `${request.client}:${key}`, draft })),
+      ),
+    ),
+  )
 
 /**
  * On any failure after the claim (the insert, or recording its answer), the claim's lease is ended
@@ -63,8 +82,6 @@ const endingLease =
  * createPet with an Idempotency-Key: the first request with a key creates the pet and records the
  * answer; a retry with the same key and body gets that same pet without creating anything; the same
  * key with another body is refused, and so is a retry while the first is still being processed.
- * The key and the body are checked before anything is claimed: a request the rules refuse holds no
- * key and touches no store.
  */
 export const createPetIdempotently =
   (deps: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }) =>
@@ -86,13 +103,7 @@ export const createPetIdempotently =
         }
       }
     return pipe(
-      decodeKey(request.key),
-      E.flatMap((key) =>
-        pipe(
-          decodeNewPet(request.body),
-          E.map((draft) => ({ scope: `${request.client}:${key}`, draft })),
-        ),
-      ),
+      decodeIdempotentCreate(request),
       TE.fromEither,
       TE.flatMap(({ scope, draft }) => pipe(deps.idempotency.claim(scope, request.fingerprint), TE.flatMap(resume(scope, draft)))),
     )

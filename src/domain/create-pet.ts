@@ -22,14 +22,12 @@ export const decodeNewPet = (body: unknown): E.Either<InvalidPet, PetDraft> => {
   )
 }
 
-/**
- * createPet (spec §4.2): validate the body, then store it; the store assigns the id. Validation
- * is done before the store's TaskEither, which is the only step that needs to be a promise.
- */
+/** createPet (spec §4.2): validate the body, then store it; the store assigns the id. */
 export const createPet =
   (deps: { readonly pets: PetRepository }) =>
   (body: unknown): TE.TaskEither<InvalidPet | StoreError, Pet> =>
     pipe(
       decodeNewPet(body),
-      E.matchW((invalid) => TE.left(invalid), deps.pets.insert),
+      TE.fromEither,
+      TE.flatMap((draft) => deps.pets.insert(draft)),
     )

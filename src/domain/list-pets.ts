@@ -1,11 +1,12 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
-import * as RA from 'fp-ts/ReadonlyArray'
 import * as TE from 'fp-ts/TaskEither'
+import * as t from 'io-ts'
+import { describeErrors } from './codec.js'
 import { type InvalidParameter, invalidParameter, type StoreError } from './errors.js'
-import { parseIntegerText } from './integer-text.js'
-import { PET_STATUSES, type Pet, type PetId, type PetStatus } from './pet.js'
+import { SafeIntegerText } from './integer-text.js'
+import { type Pet, PetId, PetStatus } from './pet.js'
 import type { PetListQuery, PetRepository } from './pet-repository.js'
 
 /** Spec §8. */
@@ -26,51 +27,38 @@ export interface PetPage {
   readonly next: O.Option<PetId>
 }
 
-const decodeLimit = (text: string | undefined): E.Either<string, number> => {
-  if (text === undefined) return E.right(LIMIT_DEFAULT)
-  const value = parseIntegerText(text)
-  return value !== undefined && value >= LIMIT_MIN && value <= LIMIT_MAX
-    ? E.right(Number(value))
-    : E.left(`limit: must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX}`)
-}
+/** Every parameter is checked, so that one answer names all problems at once. */
+const ListPetsParameters = t.partial({ limit: SafeIntegerText(LIMIT_MIN, LIMIT_MAX), status: PetStatus, after: PetId })
 
-const decodeStatus = (text: string | undefined): E.Either<string, PetStatus | undefined> => {
-  if (text === undefined) return E.right(undefined)
-  const status = PET_STATUSES.find((candidate) => candidate === text)
-  return status === undefined ? E.left(`status: must be one of ${PET_STATUSES.join(', ')}`) : E.right(status)
-}
-
-/** Validates every parameter and reports all problems at once. */
-export const decodeListRequest = (request: ListPetsRequest): E.Either<InvalidParameter, PetListQuery> => {
-  const limit = decodeLimit(request.limit)
-  const status = decodeStatus(request.status)
-  if (E.isLeft(limit) || E.isLeft(status)) {
-    return E.left(invalidParameter(RA.lefts<string, unknown>([limit, status])))
-  }
-  return E.right({
-    limit: limit.right,
-    ...(status.right === undefined ? {} : { status: status.right }),
-    ...(request.after === undefined ? {} : { after: request.after }),
-  })
-}
+/** Reads listPets's parameters into a store query, with the default limit. */
+export const decodeListRequest = (request: ListPetsRequest): E.Either<InvalidParameter, PetListQuery> =>
+  pipe(
+    ListPetsParameters.decode(request),
+    E.mapLeft((errors) => invalidParameter(describeErrors(errors))),
+    E.map(({ limit = LIMIT_DEFAULT, status, after }) => ({
+      limit,
+      ...(status === undefined ? {} : { status }),
+      ...(after === undefined ? {} : { after }),
+    })),
+  )
 
 /** Asks the store for one pet more than the page holds, to learn without counting whether more exist. */
-const toPage =
-  (limit: number) =>
-  (pets: ReadonlyArray<Pet>): PetPage => {
-    const page = pets.slice(0, limit)
-    const last = page[page.length - 1]
-    return { pets: page, next: pets.length > limit && last !== undefined ? O.some(last.id) : O.none }
-  }
+const pageOf = (pets: PetRepository, query: PetListQuery): TE.TaskEither<StoreError, PetPage> =>
+  pipe(
+    pets.list({ ...query, limit: query.limit + 1 }),
+    TE.map((found) => {
+      const page = found.slice(0, query.limit)
+      const last = page[page.length - 1]
+      return { pets: page, next: found.length > query.limit && last !== undefined ? O.some(last.id) : O.none }
+    }),
+  )
 
-/**
- * listPets (spec §4.1): a page of pets in ascending id order. The parameters are read before the
- * TaskEither starts: every step of one is a promise, and only the store needs to be one.
- */
+/** listPets (spec §4.1): a page of pets in ascending id order. */
 export const listPets =
   (deps: { readonly pets: PetRepository }) =>
-  (request: ListPetsRequest): TE.TaskEither<InvalidParameter | StoreError, PetPage> => {
-    const query = decodeListRequest(request)
-    if (E.isLeft(query)) return TE.left(query.left)
-    return pipe(deps.pets.list({ ...query.right, limit: query.right.limit + 1 }), TE.map(toPage(query.right.limit)))
-  }
+  (request: ListPetsRequest): TE.TaskEither<InvalidParameter | StoreError, PetPage> =>
+    pipe(
+      decodeListRequest(request),
+      TE.fromEither,
+      TE.flatMap((query) => pageOf(deps.pets, query)),
+    )

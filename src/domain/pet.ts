@@ -1,5 +1,6 @@
 import * as t from 'io-ts'
 import { ruleCodec } from './codec.js'
+import { JsonInteger } from './integer-text.js'
 
 /** The three availability states of the spec (§2 PetStatus), in the order the spec lists them. */
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const
@@ -35,11 +36,11 @@ export const PetName = ruleCodec<string>('PetName', (input) => {
  * (docs/adr/0101-createpet-drops-unknown-fields-and-stores-values-exactly-or-refuses-them.md). A JSON number beyond 2^53 - 1
  * may already have been rounded by the parser, so it is refused rather than stored wrong.
  */
-export const CategoryId = ruleCodec<number>('CategoryId', (input) => {
-  if (typeof input !== 'number' || !Number.isInteger(input)) return required(input, 'must be an integer')
-  if (!Number.isSafeInteger(input)) return 'must be between -(2^53 - 1) and 2^53 - 1'
-  return undefined
-})
+export const CategoryId = JsonInteger(
+  'CategoryId',
+  (input) => required(input, 'must be an integer'),
+  (integer) => (Number.isSafeInteger(integer) ? undefined : 'must be between -(2^53 - 1) and 2^53 - 1'),
+)
 
 /** A service-assigned identifier: a positive safe integer. */
 export const PetId = ruleCodec<number>('PetId', (input) =>

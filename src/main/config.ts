@@ -5,6 +5,7 @@ import { DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX } from '../../adapter
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
 import { DEFAULT_TIMEOUT_MS } from '../../adapters/mongodb/mongo-options.js'
+import { safeIntegerText } from '../domain/integer-text.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
@@ -62,8 +63,8 @@ type Read<A> = E.Either<string, A>
 const integerSetting = (env: Env, name: string, fallback: number, min: number, max: number): Read<number> => {
   const text = env[name]
   if (text === undefined || text === '') return E.right(fallback)
-  const value = /^[0-9]+$/.test(text) ? Number(text) : NaN
-  return value >= min && value <= max ? E.right(value) : E.left(`${name} must be an integer from ${min} to ${max}`)
+  const value = safeIntegerText(text, min, max)
+  return value !== undefined ? E.right(value) : E.left(`${name} must be an integer from ${min} to ${max}`)
 }
 
 const apiKeysSetting = (env: Env, generateKey: () => string): Read<ApiKeys> => {
@@ -135,7 +136,8 @@ const writeConcernSetting = (env: Env): Read<'majority' | number> => {
   const text = env.PETSTORE_MONGODB_WRITE_CONCERN ?? ''
   if (text === '' || text === 'majority') return E.right('majority')
   // 0 (unacknowledged) is refused: a 201 must mean the server has the pet.
-  return /^[1-9]$/.test(text) ? E.right(Number(text)) : E.left('PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)')
+  const nodes = safeIntegerText(text, 1, 9)
+  return nodes !== undefined ? E.right(nodes) : E.left('PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)')
 }
 
 /** The store and its settings; every problem of the MongoDB settings at once, each naming its variable. */

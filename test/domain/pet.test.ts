@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { decodeNewPet } from '../../src/domain/create-pet.js'
+import { NumberText } from '../../src/domain/integer-text.js'
 import { MAX_NAME_LENGTH } from '../../src/domain/pet.js'
 
 const problemsOf = (body: unknown): ReadonlyArray<string> => {
@@ -83,5 +84,14 @@ for (const [label, body, problems] of rejected) {
     assert.equal(problemsOf(body), problems)
   })
 }
+
+NewPetRules('judges a categoryId by the text the client wrote: 0.99999999999999999 is no integer, 12e-1 neither, 1.0 is 1', () => {
+  assert.equal(problemsOf({ name: 'Rex', categoryId: new NumberText('0.99999999999999999') }), ['categoryId: must be an integer'])
+  assert.equal(problemsOf({ name: 'Rex', categoryId: new NumberText('12e-1') }), ['categoryId: must be an integer'])
+  assert.equal(
+    decodeNewPet({ name: 'Rex', categoryId: new NumberText('1.0') }),
+    E.right({ name: 'Rex', categoryId: 1, status: 'available' }),
+  )
+})
 
 NewPetRules.run()
