@@ -8,18 +8,23 @@ import type { PetUseCases } from '../../src/domain/use-cases.js'
 import { authenticate, eitherAuthenticator } from './auth.js'
 import { type CursorCodec, cursorCodec } from './cursor.js'
 import { type CorsOrigins, corsFor } from './cors.js'
-import { sendFailure } from './error-response.js'
 import { type HealthOptions, registerHealthRoutes } from './health-routes.js'
 import { registerIndexRoute } from './index-route.js'
-import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
-import { edge, isUnderApi } from './edge.js'
+import { accessLog } from './access-log.js'
+import { isUnderApi } from './api-path.js'
+import { commonHeaders } from './common-headers.js'
+import { connectionClose } from './connection-close.js'
+import { errorBoundary } from './error-boundary.js'
+import { sendFailure } from './error-response.js'
+import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import type { AppExtension } from './extension.js'
 import type { Redact } from './key-redaction.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
+import { requestId } from './request-id.js'
 import { registerPetRoutes } from './routes.js'
 
 export interface AppOptions {
@@ -91,7 +96,21 @@ const routerAnswers: Middleware = async (ctx, next) => {
  */
 export const createRouter = (): Router => new Router({ sensitive: true, strict: true, methods: [...METHODS] })
 
-/** Builds the Koa app from the use cases and ports alone: main.ts and the tests both call this. */
+/**
+ * Builds the Koa app from the use cases and ports alone: main.ts and the tests both call this.
+ * A request passes through the middleware in the order they are registered:
+ * 1. requestId (request-id.ts): its id, returned as X-Request-Id;
+ * 2. connectionClose (connection-close.ts): whether the answer closes the connection (shutdown, a
+ *    body left unread), and a request arriving on a closing one not carried out;
+ * 3. accessLog (access-log.ts): one log line and the metrics of the answer, whatever it is; outside
+ *    the error boundary, so that it logs the answer the boundary gives;
+ * 4. errorBoundary (error-boundary.ts): anything thrown logged, and answered as a 500;
+ * 5. commonHeaders (common-headers.ts): nosniff, and no-store under /v1;
+ * 6. cors, when on; the test target's middleware before authentication; authenticate; the test
+ *    target's after it; rateLimit, when on; the test target's before routing;
+ * 7. routerAnswers, which gives the router's answers the service's body; the router's routes and
+ *    its allowedMethods.
+ */
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
   const extension = options.testTarget
@@ -111,14 +130,12 @@ export const buildApp = (options: AppOptions): Koa => {
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
   app.silent = true
-  app.use(
-    edge({
-      logger: options.logger,
-      redact: options.redact,
-      ...(metrics === undefined ? {} : { metrics }),
-      ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
-    }),
-  )
+  const { logger, redact } = options
+  app.use(requestId(redact))
+  app.use(connectionClose({ logger, redact, ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) }))
+  app.use(accessLog({ logger, redact, ...(metrics === undefined ? {} : { metrics }) }))
+  app.use(errorBoundary({ logger, redact }))
+  app.use(commonHeaders)
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   const authenticator =
     extension?.authenticator === undefined ? options.authenticator : eitherAuthenticator(extension.authenticator, options.authenticator)
