@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http'
 import Router from '@koa/router'
-import Koa, { type Middleware } from 'koa'
+import Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Authenticator } from '../../src/domain/authenticator.js'
 import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
@@ -8,18 +8,22 @@ import type { PetUseCases } from '../../src/domain/use-cases.js'
 import { authenticate, eitherAuthenticator } from './auth.js'
 import { type CursorCodec, cursorCodec } from './cursor.js'
 import { type CorsOrigins, corsFor } from './cors.js'
-import { sendFailure } from './error-response.js'
 import { type HealthOptions, registerHealthRoutes } from './health-routes.js'
 import { registerIndexRoute } from './index-route.js'
-import { methodNotAllowed, routeNotFound } from './http-failures.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
-import { edge, isUnderApi } from './edge.js'
+import { accessLog } from './access-log.js'
+import { isUnderApi } from './api-path.js'
+import { commonHeaders } from './common-headers.js'
+import { connectionClose } from './connection-close.js'
+import { errorBoundary } from './error-boundary.js'
 import type { AppExtension } from './extension.js'
 import type { Redact } from './key-redaction.js'
 import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
+import { requestId } from './request-id.js'
+import { allowedMethods, noRoute } from './router-answers.js'
 import { registerPetRoutes } from './routes.js'
 
 export interface AppOptions {
@@ -54,35 +58,6 @@ export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | '
   return options.testTarget === undefined ? { ...document } : options.testTarget.contract(document)
 }
 
-/** The order `Allow` lists methods in, whatever order the routes were declared in. */
-const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
-
-const allowedOf = (header: string): string[] => {
-  const allowed = header.split(',').map((method) => method.trim())
-  return METHOD_ORDER.filter((method) => allowed.includes(method))
-}
-
-/**
- * What @koa/router decides but leaves without the service's body: its allowedMethods answers 405
- * (with `Allow`) and OPTIONS (200, with `Allow` and an empty body), and nothing answers a path no
- * route has. Here each gets what every answer has: a JSON Error, or, for OPTIONS, 204 (it has no
- * content); `Allow` lists the methods in one order.
- */
-const routerAnswers: Middleware = async (ctx, next) => {
-  await next()
-  // Answered already (a body), or never to be (a fault broke the connection).
-  if ((ctx.body !== undefined && ctx.body !== null && ctx.body !== '') || ctx.respond === false) return
-  // Koa 3 reads an unset response header as undefined, whatever its types say: none set is none allowed.
-  const allow = ctx.response.get('Allow') ?? ''
-  if (ctx.status === 405) return sendFailure(ctx, methodNotAllowed(ctx.method, allowedOf(allow)))
-  if (ctx.method === 'OPTIONS' && allowedOf(allow).length > 0) {
-    ctx.set('Allow', allowedOf(allow).join(', '))
-    ctx.status = 204
-    return
-  }
-  if (ctx.status === 404) sendFailure(ctx, routeNotFound(ctx.method, ctx.path))
-}
-
 /**
  * One case-sensitive router for every route, like the /v1 check that decides authentication:
  * /V1/pets must not reach a route. Strict too: `/v1/pets/` is not `/v1/pets`, so every resource has
@@ -91,7 +66,21 @@ const routerAnswers: Middleware = async (ctx, next) => {
  */
 export const createRouter = (): Router => new Router({ sensitive: true, strict: true, methods: [...METHODS] })
 
-/** Builds the Koa app from the use cases and ports alone: main.ts and the tests both call this. */
+/**
+ * Builds the Koa app from the use cases and ports alone: main.ts and the tests both call this.
+ * A request passes through the middleware in the order they are registered:
+ * 1. requestId (request-id.ts): its id, returned as X-Request-Id;
+ * 2. connectionClose (connection-close.ts): whether the answer closes the connection (shutdown, a
+ *    body left unread), and a request arriving on a closing one not carried out;
+ * 3. accessLog (access-log.ts): one log line and the metrics of the answer, whatever it is; outside
+ *    the error boundary, so that it logs the answer the boundary gives;
+ * 4. errorBoundary (error-boundary.ts): anything thrown answered through error-response.ts;
+ * 5. commonHeaders (common-headers.ts): nosniff, and no-store under /v1;
+ * 6. cors, when on; the test target's middleware before authentication; authenticate; the test
+ *    target's after it; rateLimit, when on; the test target's before routing;
+ * 7. the router's routes; its allowedMethods (a 405, thrown to the boundary); noRoute
+ *    (router-answers.ts): 404 for a path no route has, and OPTIONS answered 204 with `Allow`.
+ */
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
   const extension = options.testTarget
@@ -111,14 +100,12 @@ export const buildApp = (options: AppOptions): Koa => {
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
   app.silent = true
-  app.use(
-    edge({
-      logger: options.logger,
-      redact: options.redact,
-      ...(metrics === undefined ? {} : { metrics }),
-      ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
-    }),
-  )
+  const { logger, redact } = options
+  app.use(requestId(redact))
+  app.use(connectionClose({ logger, redact, ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) }))
+  app.use(accessLog({ logger, redact, ...(metrics === undefined ? {} : { metrics }) }))
+  app.use(errorBoundary({ logger, redact }))
+  app.use(commonHeaders)
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
   const authenticator =
     extension?.authenticator === undefined ? options.authenticator : eitherAuthenticator(extension.authenticator, options.authenticator)
@@ -129,8 +116,8 @@ export const buildApp = (options: AppOptions): Koa => {
   if (options.rateLimit !== undefined)
     app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: extension?.uncounted ?? (() => false) }))
   for (const middleware of extension?.beforeRouting ?? []) app.use(middleware)
-  app.use(routerAnswers)
   app.use(router.routes())
-  app.use(router.allowedMethods())
+  app.use(allowedMethods(router))
+  app.use(noRoute)
   return app
 }

@@ -1,6 +1,6 @@
 import cors from '@koa/cors'
 import type { Context, Middleware } from 'koa'
-import { isUnderApi } from './edge.js'
+import { isUnderApi } from './api-path.js'
 
 /** `*` for any origin, or the exact origins (scheme, host and port) allowed to call the API. */
 export type CorsOrigins = '*' | ReadonlyArray<string>

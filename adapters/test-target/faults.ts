@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http'
 import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
 import { safeIntegerText } from '../../src/domain/integer-text.js'
 import type { AuthState } from '../http/auth.js'
-import type { ForcedFaultState } from '../http/edge.js'
+import type { ForcedFaultState } from '../http/access-log.js'
 import { sendFailure } from '../http/error-response.js'
 import {
   FAULT_NAMES,

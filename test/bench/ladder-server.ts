@@ -4,8 +4,13 @@ import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authentic
 import { createRouter } from '../../adapters/http/app.js'
 import { authenticate } from '../../adapters/http/auth.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
-import { edge, isUnderApi } from '../../adapters/http/edge.js'
+import { accessLog } from '../../adapters/http/access-log.js'
+import { isUnderApi } from '../../adapters/http/api-path.js'
+import { commonHeaders } from '../../adapters/http/common-headers.js'
+import { connectionClose } from '../../adapters/http/connection-close.js'
+import { errorBoundary } from '../../adapters/http/error-boundary.js'
 import { redactNothing } from '../../adapters/http/key-redaction.js'
+import { requestId } from '../../adapters/http/request-id.js'
 import { registerPetRoutes } from '../../adapters/http/routes.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { PET_STATUSES, type Pet } from '../../src/domain/pet.js'
@@ -20,8 +25,9 @@ import { petUseCases } from '../../src/domain/use-cases.js'
  * - koa: Koa alone, answering the pet's JSON from a Map (the id cut from the path by hand);
  * - router: and @koa/router's routing, as the service builds its router (createRouter), the Map
  *   answer declared as `router.get('/v1/pets/:petId')`;
- * - edge: and the edge middleware (request id, common headers, error boundary), with a silent
- *   logger and no metrics, so that its log line and metrics stay for the last rung;
+ * - edge: and the edge middleware as buildApp registers it (request id, connection close, access
+ *   log, error boundary, common headers), with a silent logger and no metrics, so that its log line
+ *   and metrics stay for the last rung;
  * - auth: and authentication (the bearer key, checked by the service's authenticator);
  * - routes: and the real routes (registerPetRoutes) instead of the Map: the use case, the ETag,
  *   the deprecation headers.
@@ -50,7 +56,14 @@ const fromMap: Middleware = (ctx) => {
 
 const app = new Koa()
 app.silent = true
-if (at('edge')) app.use(edge({ logger: pino({ level: 'silent' }), redact: redactNothing }))
+if (at('edge')) {
+  const edge = { logger: pino({ level: 'silent' }), redact: redactNothing }
+  app.use(requestId(edge.redact))
+  app.use(connectionClose(edge))
+  app.use(accessLog(edge))
+  app.use(errorBoundary(edge))
+  app.use(commonHeaders)
+}
 if (at('auth')) app.use(authenticate(staticKeyAuthenticator([process.env.PETSTORE_API_KEYS ?? '']), (path) => isUnderApi(path)))
 if (at('router')) {
   const router = createRouter()

@@ -33,6 +33,12 @@ Routing('When a method is not supported, then 405 with Allow', async ({ api }) =
   }
 })
 
+Routing('When a method no route knows is sent, then 405 with Allow, never 501', async ({ api }) => {
+  const response = await api.request('PROPFIND', '/v1/pets')
+  assertError(response, 405, 'method_not_allowed')
+  assert.is(response.headers.get('allow'), 'GET, HEAD, POST')
+})
+
 Routing('When OPTIONS is sent with a key, then 204 with Allow', async ({ api }) => {
   const response = await api.request('OPTIONS', '/v1/pets')
   assert.is(response.status, 204)

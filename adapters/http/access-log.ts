@@ -1,0 +1,98 @@
+import type { RouterContext } from '@koa/router'
+import type { Middleware } from 'koa'
+import type { Logger } from 'pino'
+import type { AuthState } from './auth.js'
+import type { FailureState } from './error-response.js'
+import type { Redact } from './key-redaction.js'
+import type { RequestMetrics } from './metrics.js'
+import type { RequestIdState } from './request-id.js'
+
+/** What a driver that breaks answers on purpose (the test target's faults) tells a request's log line. */
+export interface ForcedFaultState {
+  /** The fault applied: logged as `fault`, with `forced: true`. */
+  fault?: string
+  /** The connection was broken before any status was sent: logged with `status: null`, not counted. */
+  statusNotSent?: boolean
+}
+
+export interface AccessLogOptions {
+  readonly logger: Logger
+  /** Requests counted for GET /metrics; none when omitted. */
+  readonly metrics?: RequestMetrics
+  /** Hides the configured API keys from the logged path. */
+  readonly redact: Redact
+}
+
+/** The status logged and counted for a request whose connection ended before it had all arrived. */
+export const CONNECTION_LOST_STATUS = 499
+
+/** The longest path a log line carries; a longer one is cut there and marked with `…`. */
+export const MAX_LOGGED_PATH = 200
+
+/** The path as the client sent it (percent-escapes kept, no query, any API key redacted), bounded for the log. */
+export const loggedPath = (sent: string, redact: Redact): string => {
+  const path = redact(sent)
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path
+}
+
+/**
+ * One JSON log line when the response is decided, and the request counted in the metrics: method,
+ * path (without the query, bounded), route pattern, status, duration, request id, the caller's key
+ * id and, for failures, their tag, for a 401 why (`reason`: missing, malformed or invalid), and for
+ * store failures their detail. At `error` level for a store failure no retry fixes (StoreFailed), so
+ * that alerts on errors catch it; `info` otherwise. Never a header value, a key (one in the path is
+ * redacted), a query or a body. With PETSTORE_FAULTS, also the service's own `Preference-Applied`,
+ * and `forced` on a forced failure, so that nobody mistakes it for a real one. It runs outside the
+ * error boundary, so that it logs the answer the boundary gives.
+ */
+export const accessLog =
+  ({ logger, metrics, redact }: AccessLogOptions): Middleware<RequestIdState & AuthState & FailureState> =>
+  async (ctx, next) => {
+    const started = performance.now()
+    const path = ctx.path
+    await next()
+    // The pattern of the route @koa/router matched (its public routeMatched and routerPath); undefined when none did.
+    const { routeMatched, routerPath } = ctx as Partial<Pick<RouterContext, 'routeMatched' | 'routerPath'>>
+    const route = routeMatched === true ? routerPath : undefined
+    const failure = ctx.state.failure
+    // The connection ended before the request had all arrived (the client gave up mid-upload): no
+    // answer could be sent. Logged and counted as 499, nginx's status for a request the client closed.
+    const lost = !ctx.req.complete && ctx.req.destroyed
+    // Unless the HTTP server itself answered it (a timeout, bytes that are not HTTP in its body),
+    // ending the connection with that answer: then its log line is the server's.
+    if (lost && ctx.req.socket.writableEnded && !ctx.res.headersSent) return
+    const status = lost ? CONNECTION_LOST_STATUS : ctx.status
+    const elapsedMs = performance.now() - started
+    const line: Record<string, unknown> = {
+      requestId: ctx.state.requestId,
+      method: ctx.method,
+      path: loggedPath(path, redact),
+      route: route ?? null,
+      status,
+      durationMs: Math.round(elapsedMs * 1000) / 1000,
+      keyId: ctx.state.client?.keyId ?? null,
+    }
+    if (lost) line.failure = 'ConnectionLost'
+    else if (failure !== undefined) {
+      line.failure = failure._tag
+      if (failure._tag === 'Unauthorized') line.reason = failure.reason
+      if (failure._tag === 'ForcedFailure') line.forced = true
+      if (failure._tag === 'StoreUnavailable' || failure._tag === 'StoreFailed') line.detail = failure.detail
+    }
+    // Koa 3 reads an unset response header as undefined.
+    const preferenceApplied = ctx.response.get('Preference-Applied') ?? ''
+    if (preferenceApplied !== '') line.preferenceApplied = preferenceApplied
+    // A fault of a sandbox's script or Prefer: which one; a connection reset sent no status at all.
+    const { fault, statusNotSent } = ctx.state as ForcedFaultState
+    if (fault !== undefined) {
+      line.fault = fault
+      line.forced = true
+    }
+    if (statusNotSent === true) line.status = null
+    // A connection a fault reset sent no status: it is in the log, not among the answers counted.
+    if (line.status !== null)
+      metrics?.observe(ctx.method, route ?? 'unmatched', status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
+    // A store failure that no retry fixes is logged as an error, with what the operator must fix.
+    if (failure?._tag === 'StoreFailed') logger.error(line, 'request')
+    else logger.info(line, 'request')
+  }
