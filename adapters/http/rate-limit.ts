@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import type { Context, Middleware } from 'koa'
 import type { Logger } from 'pino'
-import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
 import { rateLimited } from './http-failures.js'

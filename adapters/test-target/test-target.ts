@@ -1,6 +1,6 @@
 import type Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
-import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { MadeKeys, SandboxSpace } from '../../src/wiring/sandboxes.js'
 import type { AppExtension } from '../http/extension.js'
 import type { Redact } from '../http/key-redaction.js'
 import { testTargetContract } from './contract.js'

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../domain/pet.js'
-import type { Store } from '../ports/store.js'
+import type { Store } from '../wiring/store.js'
 import type { StoreConfig } from './config.js'
 
 /**
