@@ -4,7 +4,7 @@ import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { type StoreError, type Unauthorized, unauthorized } from '../../src/domain/errors.js'
 import { type PetUseCases, petUseCases } from '../../src/domain/use-cases.js'
 import type { MadeKeys, SandboxClock, SandboxSpace } from '../../src/wiring/sandboxes.js'
-import type { StorePorts } from '../../src/wiring/store.js'
+import type { StorePorts } from '../../src/wiring/store-ports.js'
 import type { ConfiguredSandbox, SandboxLimitReached } from '../http/http-failures.js'
 import { delayableInserts } from './insert-delay.js'
 

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert'
 import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { SandboxClock, SandboxSpace } from '../../src/wiring/sandboxes.js'
-import type { StorePorts } from '../../src/wiring/store.js'
+import type { StorePorts } from '../../src/wiring/store-ports.js'
 
 /** One store for one test, whose sandboxes start from `seed`. */
 export interface SandboxFixture {
