@@ -18,7 +18,7 @@ export interface ForcedFaultState {
   statusNotSent?: boolean
 }
 
-export interface EdgeOptions {
+interface EdgeOptions {
   readonly logger: Logger
   /** Requests counted for GET /metrics; none when omitted. */
   readonly metrics?: RequestMetrics
@@ -29,7 +29,7 @@ export interface EdgeOptions {
 }
 
 /** The status logged and counted for a request whose connection ended before it had all arrived. */
-export const CONNECTION_LOST_STATUS = 499
+const CONNECTION_LOST_STATUS = 499
 
 /** An incoming X-Request-Id is kept when it is short and plain enough to be safe in logs and headers. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
@@ -41,12 +41,12 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 export const requestIdOf = (incoming: string, redact: Redact): string =>
   SANE_REQUEST_ID.test(incoming) && redact(incoming) === incoming ? incoming : randomUUID()
 
-export const API_PREFIX = '/v1'
+const API_PREFIX = '/v1'
 
 export const isUnderApi = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)
 
 /** The longest path a log line carries; a longer one is cut there and marked with `…`. */
-export const MAX_LOGGED_PATH = 200
+const MAX_LOGGED_PATH = 200
 
 /** The path as the client sent it (percent-escapes kept, no query, any API key redacted), bounded for the log. */
 export const loggedPath = (sent: string, redact: Redact): string => {

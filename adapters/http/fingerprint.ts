@@ -5,7 +5,7 @@ import { hash } from 'node:crypto'
  * concatenation, with the keys in the default sort order (UTF-16 code units, as `<` compares):
  * a body's cost must stay close to the cost of parsing it, however many keys it has.
  */
-export const canonicalJson = (value: unknown): string => {
+const canonicalJson = (value: unknown): string => {
   if (Array.isArray(value)) {
     let text = '['
     for (let index = 0; index < value.length; index += 1) text += `${index === 0 ? '' : ','}${canonicalJson(value[index])}`

@@ -8,9 +8,9 @@ import { rateLimited } from './http-failures.js'
 import { rateLimitField, rateLimitPolicyField } from './ratelimit-fields.js'
 
 /** Seconds in one rate-limit window. */
-export const RATE_LIMIT_WINDOW_SECONDS = 60
+const RATE_LIMIT_WINDOW_SECONDS = 60
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Requests each API key may make per window. */
   readonly limit: number
   /** Where the requests are counted: the store's counter, shared when the store is. */

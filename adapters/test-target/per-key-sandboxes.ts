@@ -9,7 +9,7 @@ import type { ConfiguredSandbox, SandboxLimitReached } from '../http/http-failur
 import { delayableInserts } from './insert-delay.js'
 
 /** A sandbox made at run time: its key, shown this once, and who that key is. */
-export interface MadeSandbox {
+interface MadeSandbox {
   readonly key: string
   readonly client: Client
   /** How long it may go without a request before it ends. */

@@ -12,7 +12,7 @@ const PET_ID_PROBLEM = 'petId: must be a decimal integer between -92233720368547
  * Reads the path's petId. Any int64 is a well-formed id (spec §4.3: int64), so one that no pet can
  * have (zero, negative, beyond 2^53) is simply not found; only text that is no int64 is invalid.
  */
-export const decodePetId = (text: string): E.Either<InvalidParameter, bigint> => {
+const decodePetId = (text: string): E.Either<InvalidParameter, bigint> => {
   const value = parseIntegerText(text)
   return value === undefined || value < INT64_MIN || value > INT64_MAX ? E.left(invalidParameter([PET_ID_PROBLEM])) : E.right(value)
 }

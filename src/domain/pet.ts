@@ -21,7 +21,7 @@ export const PetStatus = ruleCodec<PetStatus>('PetStatus', (input) =>
 )
 
 /** A non-empty, well-formed Unicode string of at most MAX_NAME_LENGTH code points, kept byte-exact. */
-export const PetName = ruleCodec<string>('PetName', (input) => {
+const PetName = ruleCodec<string>('PetName', (input) => {
   if (typeof input !== 'string') return required(input, 'must be a string')
   if (input.length === 0) return 'must not be empty'
   // A string of at most MAX code units has at most MAX code points: count them only when needed.
@@ -35,7 +35,7 @@ export const PetName = ruleCodec<string>('PetName', (input) => {
  * (docs/adr/0101-createpet-drops-unknown-fields-and-stores-values-exactly-or-refuses-them.md). A JSON number beyond 2^53 - 1
  * may already have been rounded by the parser, so it is refused rather than stored wrong.
  */
-export const CategoryId = ruleCodec<number>('CategoryId', (input) => {
+const CategoryId = ruleCodec<number>('CategoryId', (input) => {
   if (typeof input !== 'number' || !Number.isInteger(input)) return required(input, 'must be an integer')
   if (!Number.isSafeInteger(input)) return 'must be between -(2^53 - 1) and 2^53 - 1'
   return undefined

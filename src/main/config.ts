@@ -8,7 +8,7 @@ import { DEFAULT_TIMEOUT_MS } from '../../adapters/mongodb/mongo-options.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
-export type ApiKeys =
+type ApiKeys =
   { readonly source: 'configured'; readonly keys: ReadonlyArray<string> } | { readonly source: 'generated'; readonly key: string }
 
 /** Which PetRepository adapter the service runs on. */
@@ -45,13 +45,13 @@ export interface Config {
   readonly faults: boolean
 }
 
-export interface MadeSandboxesConfig {
+interface MadeSandboxesConfig {
   readonly max: number
   readonly idleSeconds: number
 }
 
-export const DEFAULT_PORT = 8080
-export const DEFAULT_HOST = '127.0.0.1'
+const DEFAULT_PORT = 8080
+const DEFAULT_HOST = '127.0.0.1'
 export const MIN_KEY_LENGTH = 16
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const KEY_SYNTAX = new RegExp(`^${API_KEY_CHARACTERS}$`)

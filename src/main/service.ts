@@ -61,7 +61,7 @@ const mountedTestTarget = async (
 }
 
 /** A service listening in this process. */
-export interface RunningService {
+interface RunningService {
   /** Where it listens, such as `http://127.0.0.1:8080`. */
   readonly url: string
   /**

@@ -1,5 +1,5 @@
 /** A setting of the service: an environment variable readConfig reads, and its option, if it has one. */
-export interface Setting {
+interface Setting {
   readonly name: string
   /** A few words for `--help`; docs/guides/settings.md describes it, its values and its default. */
   readonly summary: string

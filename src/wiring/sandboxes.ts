@@ -33,7 +33,7 @@ export interface SandboxSpace {
 }
 
 /** No key was made: `max` made keys are open; the least recently used one expires in `retryAfterSeconds` unless it is used. */
-export interface MadeKeysFull {
+interface MadeKeysFull {
   readonly max: number
   readonly retryAfterSeconds: number
 }

@@ -16,7 +16,7 @@ const LONGEST_RETRY_MS = 30_000
 export const seedRetryDelayMs = (failures: number): number => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1))
 
 /** What applySeed reports to, and what stops it. */
-export interface SeedRun {
+interface SeedRun {
   /** Called once, when the seed is applied or found not needed: the seed gate opens. */
   readonly settled: () => void
   /** Aborted when the service shuts down: the seed is not tried again. */
