@@ -6,6 +6,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
 import { DEFAULT_TIMEOUT_MS } from '../../adapters/mongodb/mongo-options.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
+import { REMOVED_SETTINGS } from './settings.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
 type ApiKeys =
@@ -103,29 +104,23 @@ const DB_NAME_FORBIDDEN = /[/\\. "$\0]/
  * the server refuses would otherwise only show as a 503 on every request and on /readyz, forever.
  */
 const databaseNameProblem = (name: string): string | undefined => {
-  if (name === '') return 'is empty'
   const bytes = Buffer.byteLength(name, 'utf8')
   if (bytes > MAX_DB_NAME_BYTES) return `is ${bytes} bytes long`
   const forbidden = DB_NAME_FORBIDDEN.exec(name)?.[0]
   return forbidden === undefined ? undefined : `contains ${JSON.stringify(forbidden)}`
 }
 
-const checkedDbName = (name: string, source: 'MONGODB_DB' | 'the path of MONGODB_URI'): Read<string> => {
-  const problem = databaseNameProblem(name)
-  return problem === undefined
-    ? E.right(name)
-    : E.left(
-        `MONGODB_DB must name a database MongoDB accepts, 1 to ${MAX_DB_NAME_BYTES} bytes without / \\ . space " $ or NUL: ` +
-          `${JSON.stringify(name)} (from ${source}) ${problem}`,
-      )
-}
-
 const dbNameOf = (uri: string): Read<string> => {
   try {
     const database = decodeURIComponent(new ConnectionString(uri).pathname.replace(/^\//, ''))
-    return database === ''
-      ? E.left('MONGODB_URI names no database: add one to its path or set MONGODB_DB')
-      : checkedDbName(database, 'the path of MONGODB_URI')
+    if (database === '') return E.left('MONGODB_URI names no database: add one to its path (mongodb+srv://host/petstore)')
+    const problem = databaseNameProblem(database)
+    return problem === undefined
+      ? E.right(database)
+      : E.left(
+          `MONGODB_URI must name in its path a database MongoDB accepts, 1 to ${MAX_DB_NAME_BYTES} bytes without / \\ . space " $ or NUL: ` +
+            `${JSON.stringify(database)} ${problem}`,
+        )
   } catch {
     return E.left('MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)')
   }
@@ -152,9 +147,8 @@ const storeSetting = (env: Env): E.Either<ReadonlyArray<string>, StoreConfig> =>
   if (kind !== 'mongodb') return E.left(['PETSTORE_STORE must be memory or mongodb'])
   const uri = env.MONGODB_URI ?? ''
   const uriSet: Read<string> = uri === '' ? E.left('MONGODB_URI is required when PETSTORE_STORE=mongodb') : E.right(uri)
-  const explicitDb = env.MONGODB_DB ?? ''
   // Without a URI, its path cannot be read: that problem is the missing URI's alone.
-  const dbName: Read<string> = explicitDb !== '' ? checkedDbName(explicitDb, 'MONGODB_DB') : uri === '' ? E.right('') : dbNameOf(uri)
+  const dbName: Read<string> = uri === '' ? E.right('') : dbNameOf(uri)
   const timeoutMs = integerSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100, 60_000)
   const writeConcern = writeConcernSetting(env)
   if (E.isLeft(uriSet) || E.isLeft(dbName) || E.isLeft(timeoutMs) || E.isLeft(writeConcern)) {
@@ -217,6 +211,10 @@ const logLevelSetting = (env: Env): Read<string> => {
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
 }
 
+/** A setting no longer read stops start-up, naming what replaced it, rather than being ignored. */
+const removedSettings = (env: Env): ReadonlyArray<string> =>
+  REMOVED_SETTINGS.flatMap(({ name, replacement }) => ((env[name] ?? '') === '' ? [] : [`${name} is no longer read: ${replacement}`]))
+
 const readTextFile = (path: string): string => readFileSync(path, 'utf8')
 
 /**
@@ -242,7 +240,9 @@ export const readConfig = (
   // A seed may hold many problems, each its own line.
   const seed = readSeed(env.PETSTORE_SEED, readText)
   const faults = faultsSetting(env)
+  const removed = removedSettings(env)
   if (
+    removed.length > 0 ||
     E.isLeft(store) ||
     E.isLeft(port) ||
     E.isLeft(maxBodyBytes) ||
@@ -259,6 +259,7 @@ export const readConfig = (
   ) {
     const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, faults, sandboxes]
     return E.left([
+      ...removed,
       ...(E.isLeft(store) ? store.left : []),
       ...reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])),
       ...(E.isLeft(madeSandboxes) ? madeSandboxes.left : []),
