@@ -3,11 +3,12 @@
 import tseslint from 'typescript-eslint'
 
 const DOMAIN_MESSAGE = 'src/domain is pure: it may import only fp-ts, io-ts and its own modules, never adapters/, koa, mongodb or node I/O.'
-const PORTS_MESSAGE = 'src/ports holds the ports around the domain: it may import only fp-ts, io-ts, the domain and its own modules.'
+const WIRING_MESSAGE =
+  'src/wiring holds the contracts the composition root wires adapters through: it may import only fp-ts, io-ts, the domain and its own modules.'
 const ADAPTER_MESSAGE =
-  'An adapter depends on the domain and src/ports only, never on another adapter or on the composition root (src/main).'
+  'An adapter depends on the domain and src/wiring only, never on another adapter or on the composition root (src/main).'
 const TEST_TARGET_MESSAGE =
-  'The test target is a second driver built on the HTTP adapter: it depends on the domain, src/ports and adapters/http only, never on another adapter or on src/main.'
+  'The test target is a second driver built on the HTTP adapter: it depends on the domain, src/wiring and adapters/http only, never on another adapter or on src/main.'
 
 export default [
   {
@@ -21,11 +22,11 @@ export default [
     },
   },
   {
-    files: ['src/ports/**/*.ts'],
+    files: ['src/wiring/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\./[^/]+$|\\.\\./domain/[^/]+$)', message: PORTS_MESSAGE }] },
+        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\./[^/]+$|\\.\\./domain/[^/]+$)', message: WIRING_MESSAGE }] },
       ],
     },
   },
@@ -34,7 +35,7 @@ export default [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:domain|ports)/(?!.*\\.\\./))', message: ADAPTER_MESSAGE }] },
+        { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:domain|wiring)/(?!.*\\.\\./))', message: ADAPTER_MESSAGE }] },
       ],
     },
   },
@@ -47,7 +48,7 @@ export default [
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!\\.\\./|http/[^/]+$)|^\\.\\./\\.\\./(?!src/(?:domain|ports)/(?!.*\\.\\./))',
+              regex: '^\\.\\./(?!\\.\\./|http/[^/]+$)|^\\.\\./\\.\\./(?!src/(?:domain|wiring)/(?!.*\\.\\./))',
               message: TEST_TARGET_MESSAGE,
             },
           ],

@@ -7,7 +7,7 @@
 const SKIP_LINE = /^([^\s].*?): skipped, (.*)$/
 
 /** The text without terminal colour codes. */
-export const plain = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '')
+const plain = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '')
 
 /** The lines to stream through: every line but the skip lines, which the verdict lists. */
 export const shownLines = (lines: ReadonlyArray<string>): ReadonlyArray<string> =>

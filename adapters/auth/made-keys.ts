@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import type { Client } from '../../src/domain/authenticator.js'
-import type { MadeKeys } from '../../src/ports/sandboxes.js'
+import type { MadeKeys } from '../../src/wiring/sandboxes.js'
 import { keyIdOf } from './static-key-authenticator.js'
 
 /**

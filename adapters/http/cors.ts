@@ -6,7 +6,7 @@ import { isUnderApi } from './api-path.js'
 export type CorsOrigins = '*' | ReadonlyArray<string>
 
 /** Every response header a client of this API reads, so that a page's script may read it too. */
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   'Location',
   'Link',
   'Deprecation',

@@ -6,14 +6,14 @@ import { rateLimitField } from './ratelimit-fields.js'
 export type Failure = DomainError | HttpFailure
 
 /** The spec's Error object (§2): exactly these three fields. */
-export interface ErrorBody {
+interface ErrorBody {
   readonly code: ErrorCode
   readonly message: string
   readonly status: number
 }
 
 /** The closed set of `code` values, listed with their meaning in the Error schema of docs/openapi.yaml. */
-export type ErrorCode =
+type ErrorCode =
   | 'invalid_body'
   | 'invalid_json'
   | 'invalid_parameter'
@@ -43,13 +43,13 @@ export interface ErrorResponse {
   readonly headers: Readonly<Record<string, string>>
 }
 
-export const REALM = 'petstore'
+const REALM = 'petstore'
 /** Seconds a client should wait before retrying when the store is unavailable (503). */
 export const RETRY_AFTER_SECONDS = 5
 /** Seconds a client should wait before retrying while its Idempotency-Key is in use (409): a create takes milliseconds. */
 export const KEY_IN_USE_RETRY_AFTER_SECONDS = 1
 /** Seconds a forced 429 asks a client to wait: short, so that a client's retry test runs quickly. */
-export const FORCED_RETRY_AFTER_SECONDS = 1
+const FORCED_RETRY_AFTER_SECONDS = 1
 
 /** The most problems one message names; it counts the rest, so that its size is bounded whatever the input. */
 export const MAX_NAMED_PROBLEMS = 5

@@ -8,7 +8,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8'
  * A strong validator of what the client reads: the body and, for a list, its Link header (a page
  * whose `next` appears must change its tag). SHA-1 is plenty for telling versions apart, and cheap.
  */
-export const etagOf = (body: string, link = ''): string => `"${hash('sha1', `${body}\n${link}`, 'base64url')}"`
+const etagOf = (body: string, link = ''): string => `"${hash('sha1', `${body}\n${link}`, 'base64url')}"`
 
 /**
  * RFC 9110 §13.1.2: does If-None-Match name the current tag? `*` names any, and the comparison is
@@ -16,7 +16,7 @@ export const etagOf = (body: string, link = ''): string => `"${hash('sha1', `${b
  * `Cache-Control: no-cache` (sent by fetch() with any conditional header) as "never fresh": that
  * rule is for caches, while an origin server must evaluate the condition.
  */
-export const ifNoneMatchNames = (header: string | undefined, etag: string): boolean => {
+const ifNoneMatchNames = (header: string | undefined, etag: string): boolean => {
   if (header === undefined || header === '') return false
   if (header.trim() === '*') return true
   const opaque = (tag: string): string => tag.trim().replace(/^W\//, '')

@@ -58,7 +58,7 @@ const outsideHeaders = (json: string, requestId: string, { headers }: ErrorRespo
 })
 
 /** A whole HTTP/1.1 response for a request Koa never saw: the same Error body, then the connection closes. */
-export const rawErrorResponse = (answer: ErrorResponse, requestId: string): string => {
+const rawErrorResponse = (answer: ErrorResponse, requestId: string): string => {
   const json = JSON.stringify(answer.body)
   return [...rawHeadLines(answer.body.status, outsideHeaders(json, requestId, answer)), '', json].join('\r\n')
 }
@@ -147,7 +147,7 @@ const requestsInFlight = () => {
  * (a compressed body, inflated asynchronously, is still being read then) gets its answer before
  * the connection closes: Node would otherwise abort the request and close at once.
  */
-export interface HttpServerOptions {
+interface HttpServerOptions {
   readonly logger: Logger
   /** Hides the configured API keys from the request ids and paths of the lines logged here. */
   readonly redact: Redact

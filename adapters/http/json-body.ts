@@ -8,7 +8,7 @@ import { nestsDeeperThan, withRoundedIntegersAsText } from './json-checks.js'
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
 /** Deeper JSON than any pet needs is refused, so that nothing downstream recurses without bound. */
-export const MAX_JSON_DEPTH = 64
+const MAX_JSON_DEPTH = 64
 
 /** Where jsonBody leaves the parsed and checked body for the route. */
 export interface JsonBodyState extends FailureState {

@@ -24,7 +24,7 @@ const spelledAnyWay = (character: string): string =>
  * Keys known by their form rather than listed, as keys made at run time are: `prefix`, then base64url
  * characters (`A-Z a-z 0-9 - _`), `length` characters in all.
  */
-export interface KeyForm {
+interface KeyForm {
   readonly prefix: string
   readonly length: number
 }

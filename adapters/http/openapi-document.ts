@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { parse } from 'yaml'
 
 /** docs/openapi.yaml, the contract; this module runs from dist/adapters/http after compilation. */
-export const OPENAPI_FILE = resolve(__dirname, '../../../docs/openapi.yaml')
+const OPENAPI_FILE = resolve(__dirname, '../../../docs/openapi.yaml')
 
 /** Reads the contract (or an overlay of it); the service serves it as JSON and the tests check responses against it. */
 export const loadOpenApiDocument = (file: string = OPENAPI_FILE): Record<string, unknown> =>

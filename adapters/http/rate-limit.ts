@@ -1,16 +1,16 @@
 import * as E from 'fp-ts/Either'
 import type { Context, Middleware } from 'koa'
 import type { Logger } from 'pino'
-import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
 import { rateLimited } from './http-failures.js'
 import { rateLimitField, rateLimitPolicyField } from './ratelimit-fields.js'
 
 /** Seconds in one rate-limit window. */
-export const RATE_LIMIT_WINDOW_SECONDS = 60
+const RATE_LIMIT_WINDOW_SECONDS = 60
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Requests each API key may make per window. */
   readonly limit: number
   /** Where the requests are counted: the store's counter, shared when the store is. */

@@ -21,7 +21,7 @@ export interface UseCasesState extends AuthState {
   useCases?: PetUseCases
 }
 
-export interface RoutesOptions {
+interface RoutesOptions {
   readonly useCases: PetUseCases
   readonly cursors: CursorCodec
   readonly maxBodyBytes: number
@@ -32,8 +32,8 @@ export interface RoutesOptions {
 }
 
 /** The route patterns: what the log and the metrics name a request by. */
-export const PETS_ROUTE = '/v1/pets'
-export const PET_ROUTE = '/v1/pets/:petId'
+const PETS_ROUTE = '/v1/pets'
+const PET_ROUTE = '/v1/pets/:petId'
 
 const DEPRECATION_ENTRIES = Object.entries(DEPRECATION_HEADERS)
 

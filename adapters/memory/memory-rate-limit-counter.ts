@@ -1,8 +1,8 @@
 import * as TE from 'fp-ts/TaskEither'
 import { type Clock, realClock } from '../../src/domain/clock.js'
-import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 
-export interface MemoryRateLimitOptions {
+interface MemoryRateLimitOptions {
   /** The clock each scope's windows are aligned on: a sandbox's own, which its client moves; the real one by default. */
   readonly clockOf?: (scope: string) => Clock
 }

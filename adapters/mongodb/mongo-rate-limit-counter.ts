@@ -1,4 +1,4 @@
-import type { RateLimitCounter } from '../../src/ports/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 import { mongoCall, upsertOnceMore } from './mongo-call.js'
 import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
 import { hitUpdate, RATE_LIMITS_COLLECTION, type RateLimitDocument, resetMsOf } from './rate-limit-queries.js'

@@ -1,5 +1,5 @@
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { SeedOutcome } from '../../src/ports/store.js'
+import type { SeedOutcome } from '../../src/wiring/store.js'
 import type { CounterDocument, PetCollections } from './mongo-pet-repository.js'
 import { upsertOnceMore } from './mongo-call.js'
 import { collectionIn, type MongoAccess, serverBound } from './mongo-options.js'

@@ -3,7 +3,7 @@ import { answeredCode } from './answered-code.js'
 import type { JournalEntry, RequestJournal } from './request-journal.js'
 
 /** A response the served contract declares for a pet operation, and the error codes it may carry. */
-export interface DeclaredResponse {
+interface DeclaredResponse {
   readonly operation: Operation
   readonly status: number
   readonly codes: ReadonlyArray<string>
@@ -58,7 +58,7 @@ export const declaredResponses = (document: Json): ReadonlyArray<DeclaredRespons
   return declared.sort((one, other) => OPERATIONS.indexOf(one.operation) - OPERATIONS.indexOf(other.operation) || one.status - other.status)
 }
 
-export interface Total {
+interface Total {
   readonly declared: number
   readonly reached: number
 }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { loadOpenApiDocument, mergeOverlay } from '../http/openapi-document.js'
 
 /** The test target's part of the contract: overlays of docs/openapi.yaml; this module runs from dist/adapters/test-target. */
-export const OVERLAY_DIRECTORY = resolve(__dirname, '../../../docs/openapi-test-target')
+const OVERLAY_DIRECTORY = resolve(__dirname, '../../../docs/openapi-test-target')
 
 /** The parts of the test target an instance has on. */
 export interface ContractParts {

@@ -14,9 +14,9 @@ export const MAX_DELAY_MS = 10_000
 /** The largest `Retry-After` a forced 429 or 503 may be given. */
 export const MAX_RETRY_AFTER_SECONDS = 3600
 /** How many requests one rule may apply to. */
-export const MAX_RULE_TIMES = 1000
+const MAX_RULE_TIMES = 1000
 /** How many rules one script may hold. */
-export const MAX_SCRIPT_RULES = 100
+const MAX_SCRIPT_RULES = 100
 
 /** Faults that act on the connection instead of answering an Error. */
 export const NETWORK_FAULTS = ['reset', 'reset-after', 'truncated'] as const
@@ -42,9 +42,9 @@ const integerIn = (name: string, min: number, max: number) => {
 }
 
 /** The largest `after` a rule may have. */
-export const MAX_RULE_AFTER = 1_000_000
+const MAX_RULE_AFTER = 1_000_000
 /** How long a rule's `when` may be, written as JSON: a script stays small in memory whatever it matches. */
-export const MAX_WHEN_CHARS = 1024
+const MAX_WHEN_CHARS = 1024
 
 type JsonObject = Readonly<Record<string, unknown>>
 

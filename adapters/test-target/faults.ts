@@ -25,7 +25,7 @@ import { rawHeadLines } from '../http/raw-head.js'
 export { MAX_DELAY_MS } from './fault-script.js'
 
 /** What a request asks of this service in `Prefer`; a preference it does not understand is absent. */
-export interface FaultPreferences {
+interface FaultPreferences {
   readonly delayMs?: number
   readonly fault?: FaultName
   readonly retryAfterSeconds?: number
@@ -51,7 +51,7 @@ export const readFaultPreferences = (header: string | undefined, sandboxes = fal
   }
 }
 
-export interface FaultsOptions {
+interface FaultsOptions {
   /** Aborted when shutdown begins: a delay still running ends then, and none starts after. */
   readonly shutdown?: AbortSignal
   /** Per-key sandboxes: each sandbox's fault script, and the faults only sandboxes have. */
@@ -113,7 +113,7 @@ const sendTruncated = (ctx: ParameterizedContext<FaultState>): void => {
 }
 
 /** The faults middleware of the pet routes (see `faults`). */
-export interface Faults {
+interface Faults {
   /** Runs first on each pet operation, before the body is read. */
   readonly before: (operation: Operation) => Middleware<FaultState>
   /** Runs on a create once its body is read and checked; only with fault scripts, whose rules may match the body. */

@@ -13,7 +13,7 @@ export interface Finding {
   readonly message: string
 }
 
-export type FindingCode =
+type FindingCode =
   | 'retry_after_ignored'
   | 'retry_without_idempotency_key'
   | 'idempotency_key_reused'

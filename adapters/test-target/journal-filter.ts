@@ -6,7 +6,7 @@ import { FAULT_NAMES, type FaultName, OPERATIONS, type Operation } from './fault
 import type { JournalEntry } from './request-journal.js'
 
 /** A request header an entry must have been sent with: by name (in lower case), with exactly `value` when given. */
-export interface HeaderFilter {
+interface HeaderFilter {
   readonly name: string
   readonly value?: string
 }
@@ -59,7 +59,7 @@ const READERS: Readonly<Record<Exclude<FilterName, 'header'>, (value: string) =>
   },
 }
 
-export interface FilterOptions {
+interface FilterOptions {
   /** The other parameters of the operation, which its route reads itself (`limit`). */
   readonly others: ReadonlyArray<string>
   /** Whether faults are on: entries can have one, and `fault` is a filter. */

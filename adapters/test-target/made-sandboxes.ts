@@ -10,7 +10,7 @@ import type { FaultScripts } from './fault-script.js'
 import type { RequestJournal } from './request-journal.js'
 
 export const SANDBOXES_PATH = '/v1/sandboxes'
-export const SANDBOX_PATH = '/v1/sandbox'
+const SANDBOX_PATH = '/v1/sandbox'
 
 /**
  * The journal, the fault scripts and the contract coverage, keeping nothing for a sandbox that has ended: when a made

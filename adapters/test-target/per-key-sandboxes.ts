@@ -3,13 +3,13 @@ import * as TE from 'fp-ts/TaskEither'
 import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { type StoreError, type Unauthorized, unauthorized } from '../../src/domain/errors.js'
 import { type PetUseCases, petUseCases } from '../../src/domain/use-cases.js'
-import type { MadeKeys, SandboxClock, SandboxSpace } from '../../src/ports/sandboxes.js'
-import type { StorePorts } from '../../src/ports/store.js'
+import type { MadeKeys, SandboxClock, SandboxSpace } from '../../src/wiring/sandboxes.js'
+import type { StorePorts } from '../../src/wiring/store-ports.js'
 import type { ConfiguredSandbox, SandboxLimitReached } from '../http/http-failures.js'
 import { delayableInserts } from './insert-delay.js'
 
 /** A sandbox made at run time: its key, shown this once, and who that key is. */
-export interface MadeSandbox {
+interface MadeSandbox {
   readonly key: string
   readonly client: Client
   /** How long it may go without a request before it ends. */

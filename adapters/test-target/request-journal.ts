@@ -13,7 +13,7 @@ import { authorizationForm } from './authorization-form.js'
 /** How many requests each sandbox's journal keeps: the newest. */
 export const JOURNAL_SIZE = 100
 /** The most of a request's or an answer's body an entry keeps. */
-export const JOURNAL_BODY_BYTES = 4096
+const JOURNAL_BODY_BYTES = 4096
 /** Requests to these paths (the journal, the script, the reset, making and ending sandboxes) are not kept. */
 export const SANDBOX_PATHS = /^\/v1\/sandbox(?:es)?(?:\/|$)/
 
@@ -40,7 +40,7 @@ export interface JournalEntry {
 }
 
 /** A request's place in its sandbox's journal, taken as it arrives. */
-export interface JournalPlace {
+interface JournalPlace {
   readonly sequence: number
   /** Files the request's entry in its place, once it is known; dropped when the journal was cleared since the request arrived. */
   readonly record: (entry: Omit<JournalEntry, 'sequence'>) => void
@@ -60,7 +60,7 @@ export interface RequestJournal {
 }
 
 /** A sandbox's journal as a whole, for what is judged from it (the report). */
-export interface KeptRequests {
+interface KeptRequests {
   readonly entries: ReadonlyArray<JournalEntry>
   /** Requests of the sandbox that arrived since the journal was cleared and are no longer kept. */
   readonly dropped: number
@@ -140,7 +140,7 @@ const requestHeaders = (request: IncomingMessage, redact: Redact): Record<string
   }
 }
 
-export interface JournalOptions {
+interface JournalOptions {
   /** Shows each configured API key as `[redacted]`, wherever it appears in an entry. */
   readonly redact: Redact
   /** The pet operation a request's method and path name (operationsOf). */

@@ -19,7 +19,7 @@ export interface SandboxReport {
   readonly coverage: Coverage
 }
 
-export interface ReportOptions {
+interface ReportOptions {
   readonly journal: RequestJournal
   readonly coverage: ContractCoverage
   /** The contract the instance serves: the responses coverage counts are those it declares. */

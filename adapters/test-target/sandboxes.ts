@@ -19,7 +19,7 @@ import { JOURNAL_SIZE, type RequestJournal } from './request-journal.js'
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
 
 /** The use cases of the caller's sandbox, for the pet routes. */
-export type SandboxState = UseCasesState
+type SandboxState = UseCasesState
 
 /**
  * Chooses the caller's sandbox once, as the request meets the ports, so that the whole request
@@ -37,7 +37,7 @@ export const chooseSandbox =
     await next()
   }
 
-export interface SandboxRoutesOptions {
+interface SandboxRoutesOptions {
   readonly sandboxes: Sandboxes
   readonly journal: RequestJournal
   /** What the sandbox's requests reached of the contract: a reset starts it again. */

@@ -1,6 +1,6 @@
 import type Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
-import type { MadeKeys, SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { MadeKeys, SandboxSpace } from '../../src/wiring/sandboxes.js'
 import type { AppExtension } from '../http/extension.js'
 import type { Redact } from '../http/key-redaction.js'
 import { testTargetContract } from './contract.js'
@@ -26,7 +26,7 @@ import {
 /** What an open inspector polls. */
 const READ_ONLY_PATHS = [SANDBOX_REQUESTS_PATH, SANDBOX_REQUEST_COUNT_PATH, SANDBOX_REPORT_PATH]
 
-export interface TestTargetOptions {
+interface TestTargetOptions {
   /**
    * Per-key sandboxes (PETSTORE_SANDBOXES=per-key) over this space of data sets, and sandboxes made
    * at run time with keys from `madeKeys`; off when omitted.

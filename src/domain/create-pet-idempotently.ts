@@ -18,7 +18,7 @@ import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store.js'
 import type { Pet, PetDraft } from './pet.js'
 import type { PetRepository } from './pet-repository.js'
 
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
 /** A createPet that a client may safely retry: the key, who sent it, and what was sent. */
 export interface IdempotentCreateRequest {
@@ -30,7 +30,7 @@ export interface IdempotentCreateRequest {
   readonly body: unknown
 }
 
-export type IdempotentCreateError = InvalidParameter | InvalidPet | StoreError | IdempotencyKeyMismatch | IdempotencyKeyInUse
+type IdempotentCreateError = InvalidParameter | InvalidPet | StoreError | IdempotencyKeyMismatch | IdempotencyKeyInUse
 
 /** 1 to 255 visible ASCII characters: what fits in a header and a log line unchanged. */
 const KEY_SYNTAX = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`)

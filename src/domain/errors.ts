@@ -6,13 +6,13 @@ export type InvalidPet = { readonly _tag: 'InvalidPet'; readonly problems: Reado
 export type InvalidParameter = { readonly _tag: 'InvalidParameter'; readonly problems: ReadonlyArray<string> }
 export type PetNotFound = { readonly _tag: 'PetNotFound'; readonly id: string }
 /** missing: no credential; malformed: not `Bearer <key>`; invalid: a well-formed key that is not valid. */
-export type UnauthorizedReason = 'missing' | 'malformed' | 'invalid'
+type UnauthorizedReason = 'missing' | 'malformed' | 'invalid'
 export type Unauthorized = { readonly _tag: 'Unauthorized'; readonly reason: UnauthorizedReason }
 /**
  * The store did not answer in time, or failed in a way that passes (no server, network, failover,
  * shutdown): a retry later may succeed. `detail` is for the server log, never for clients.
  */
-export type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: string }
+type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: string }
 /**
  * The store failed in a way no retry fixes until someone acts: refused credentials, a setting the
  * server rejects, a stored document that is not what the service wrote, a bug. `detail` tells the

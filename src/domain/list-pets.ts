@@ -10,7 +10,7 @@ import { type Pet, PetId, PetStatus } from './pet.js'
 import type { PetListQuery, PetRepository } from './pet-repository.js'
 
 /** Spec §8. */
-export const LIMIT_MIN = 1
+const LIMIT_MIN = 1
 export const LIMIT_MAX = 100
 export const LIMIT_DEFAULT = 20
 

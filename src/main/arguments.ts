@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util'
 import { SETTINGS } from './settings.js'
 
 /** What the command line asks for. */
-export type Invocation =
+type Invocation =
   | { readonly kind: 'run'; readonly settings: Readonly<Record<string, string>> }
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'refused'; readonly message: string }

@@ -1,27 +1,16 @@
 import { readFileSync } from 'node:fs'
 import * as E from 'fp-ts/Either'
-import ConnectionString from 'mongodb-connection-string-url'
 import { DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX } from '../../adapters/auth/made-keys.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
-import { DEFAULT_TIMEOUT_MS } from '../../adapters/mongodb/mongo-options.js'
-import { safeIntegerText } from '../domain/integer-text.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
+import { type Env, integerSetting, type Read } from './setting-read.js'
+import { REMOVED_SETTINGS } from './settings.js'
+import { type StoreConfig, storeSetting } from './store-config.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
-export type ApiKeys =
+type ApiKeys =
   { readonly source: 'configured'; readonly keys: ReadonlyArray<string> } | { readonly source: 'generated'; readonly key: string }
-
-/** Which PetRepository adapter the service runs on. */
-export type StoreConfig =
-  | { readonly kind: 'memory' }
-  | {
-      readonly kind: 'mongodb'
-      readonly uri: string
-      readonly dbName: string
-      readonly timeoutMs: number
-      readonly writeConcern: 'majority' | number
-    }
 
 export interface Config {
   readonly store: StoreConfig
@@ -46,26 +35,16 @@ export interface Config {
   readonly faults: boolean
 }
 
-export interface MadeSandboxesConfig {
+interface MadeSandboxesConfig {
   readonly max: number
   readonly idleSeconds: number
 }
 
-export const DEFAULT_PORT = 8080
-export const DEFAULT_HOST = '127.0.0.1'
+const DEFAULT_PORT = 8080
+const DEFAULT_HOST = '127.0.0.1'
 export const MIN_KEY_LENGTH = 16
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const KEY_SYNTAX = new RegExp(`^${API_KEY_CHARACTERS}$`)
-
-type Env = Readonly<Record<string, string | undefined>>
-type Read<A> = E.Either<string, A>
-
-const integerSetting = (env: Env, name: string, fallback: number, min: number, max: number): Read<number> => {
-  const text = env[name]
-  if (text === undefined || text === '') return E.right(fallback)
-  const value = safeIntegerText(text, min, max)
-  return value !== undefined ? E.right(value) : E.left(`${name} must be an integer from ${min} to ${max}`)
-}
 
 const apiKeysSetting = (env: Env, generateKey: () => string): Read<ApiKeys> => {
   const text = env.PETSTORE_API_KEYS ?? ''
@@ -92,77 +71,6 @@ const cursorSecretSetting = (env: Env): Read<string | undefined> => {
   return secret.length >= MIN_CURSOR_SECRET_LENGTH
     ? E.right(secret)
     : E.left(`PETSTORE_CURSOR_SECRET must be at least ${MIN_CURSOR_SECRET_LENGTH} characters`)
-}
-
-/** MongoDB's limit on a database name, in UTF-8 bytes. */
-const MAX_DB_NAME_BYTES = 63
-/** Characters MongoDB refuses in a database name on every platform. */
-const DB_NAME_FORBIDDEN = /[/\\. "$\0]/
-
-/**
- * What MongoDB would refuse about a database name, or undefined. Refused here, at start-up: a name
- * the server refuses would otherwise only show as a 503 on every request and on /readyz, forever.
- */
-const databaseNameProblem = (name: string): string | undefined => {
-  if (name === '') return 'is empty'
-  const bytes = Buffer.byteLength(name, 'utf8')
-  if (bytes > MAX_DB_NAME_BYTES) return `is ${bytes} bytes long`
-  const forbidden = DB_NAME_FORBIDDEN.exec(name)?.[0]
-  return forbidden === undefined ? undefined : `contains ${JSON.stringify(forbidden)}`
-}
-
-const checkedDbName = (name: string, source: 'MONGODB_DB' | 'the path of MONGODB_URI'): Read<string> => {
-  const problem = databaseNameProblem(name)
-  return problem === undefined
-    ? E.right(name)
-    : E.left(
-        `MONGODB_DB must name a database MongoDB accepts, 1 to ${MAX_DB_NAME_BYTES} bytes without / \\ . space " $ or NUL: ` +
-          `${JSON.stringify(name)} (from ${source}) ${problem}`,
-      )
-}
-
-const dbNameOf = (uri: string): Read<string> => {
-  try {
-    const database = decodeURIComponent(new ConnectionString(uri).pathname.replace(/^\//, ''))
-    return database === ''
-      ? E.left('MONGODB_URI names no database: add one to its path or set MONGODB_DB')
-      : checkedDbName(database, 'the path of MONGODB_URI')
-  } catch {
-    return E.left('MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)')
-  }
-}
-
-const writeConcernSetting = (env: Env): Read<'majority' | number> => {
-  const text = env.PETSTORE_MONGODB_WRITE_CONCERN ?? ''
-  if (text === '' || text === 'majority') return E.right('majority')
-  // 0 (unacknowledged) is refused: a 201 must mean the server has the pet.
-  const nodes = safeIntegerText(text, 1, 9)
-  return nodes !== undefined ? E.right(nodes) : E.left('PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)')
-}
-
-/** The store and its settings; every problem of the MongoDB settings at once, each naming its variable. */
-const storeSetting = (env: Env): E.Either<ReadonlyArray<string>, StoreConfig> => {
-  const kind = env.PETSTORE_STORE ?? ''
-  if (kind === '') {
-    return env.NODE_ENV === 'production'
-      ? E.left([
-          'PETSTORE_STORE must be set when NODE_ENV=production: the default in-memory store loses every pet on restart (set mongodb, or memory on purpose)',
-        ])
-      : E.right({ kind: 'memory' })
-  }
-  if (kind === 'memory') return E.right({ kind: 'memory' })
-  if (kind !== 'mongodb') return E.left(['PETSTORE_STORE must be memory or mongodb'])
-  const uri = env.MONGODB_URI ?? ''
-  const uriSet: Read<string> = uri === '' ? E.left('MONGODB_URI is required when PETSTORE_STORE=mongodb') : E.right(uri)
-  const explicitDb = env.MONGODB_DB ?? ''
-  // Without a URI, its path cannot be read: that problem is the missing URI's alone.
-  const dbName: Read<string> = explicitDb !== '' ? checkedDbName(explicitDb, 'MONGODB_DB') : uri === '' ? E.right('') : dbNameOf(uri)
-  const timeoutMs = integerSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100, 60_000)
-  const writeConcern = writeConcernSetting(env)
-  if (E.isLeft(uriSet) || E.isLeft(dbName) || E.isLeft(timeoutMs) || E.isLeft(writeConcern)) {
-    return E.left([uriSet, dbName, timeoutMs, writeConcern].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
-  }
-  return E.right({ kind: 'mongodb', uri, dbName: dbName.right, timeoutMs: timeoutMs.right, writeConcern: writeConcern.right })
 }
 
 const corsSetting = (env: Env): Read<'*' | ReadonlyArray<string> | undefined> => {
@@ -219,6 +127,10 @@ const logLevelSetting = (env: Env): Read<string> => {
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
 }
 
+/** A setting no longer read stops start-up, naming what replaced it, rather than being ignored. */
+const removedSettings = (env: Env): ReadonlyArray<string> =>
+  REMOVED_SETTINGS.flatMap(({ name, replacement }) => ((env[name] ?? '') === '' ? [] : [`${name} is no longer read: ${replacement}`]))
+
 const readTextFile = (path: string): string => readFileSync(path, 'utf8')
 
 /**
@@ -244,7 +156,9 @@ export const readConfig = (
   // A seed may hold many problems, each its own line.
   const seed = readSeed(env.PETSTORE_SEED, readText)
   const faults = faultsSetting(env)
+  const removed = removedSettings(env)
   if (
+    removed.length > 0 ||
     E.isLeft(store) ||
     E.isLeft(port) ||
     E.isLeft(maxBodyBytes) ||
@@ -261,6 +175,7 @@ export const readConfig = (
   ) {
     const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, faults, sandboxes]
     return E.left([
+      ...removed,
       ...(E.isLeft(store) ? store.left : []),
       ...reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])),
       ...(E.isLeft(madeSandboxes) ? madeSandboxes.left : []),

@@ -12,8 +12,8 @@ import type { AppExtension } from '../../adapters/http/extension.js'
 import type { Redact } from '../../adapters/http/key-redaction.js'
 import { applySeed } from './seed/apply-seed.js'
 import { seedGate } from './seed/seed-gate.js'
-import type { SandboxSpace } from '../ports/sandboxes.js'
-import type { Store } from '../ports/store.js'
+import type { SandboxSpace } from '../wiring/sandboxes.js'
+import type { Store } from '../wiring/store.js'
 
 /**
  * Log lines are buffered and written 4 KiB at a time, or every 100 ms, whichever comes first, and
@@ -61,7 +61,7 @@ const mountedTestTarget = async (
 }
 
 /** A service listening in this process. */
-export interface RunningService {
+interface RunningService {
   /** Where it listens, such as `http://127.0.0.1:8080`. */
   readonly url: string
   /**

@@ -1,5 +1,5 @@
 /** A setting of the service: an environment variable readConfig reads, and its option, if it has one. */
-export interface Setting {
+interface Setting {
   readonly name: string
   /** A few words for `--help`; docs/guides/settings.md describes it, its values and its default. */
   readonly summary: string
@@ -18,7 +18,6 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: 'NODE_ENV', summary: 'production: refuse to start without keys and a chosen store' },
   { name: 'PETSTORE_STORE', summary: 'where pets are kept: memory or mongodb' },
   { name: 'MONGODB_URI', summary: 'MongoDB connection string, with PETSTORE_STORE=mongodb' },
-  { name: 'MONGODB_DB', summary: 'MongoDB database, when not in the path of the URI' },
   { name: 'PETSTORE_MONGODB_TIMEOUT_MS', summary: 'bound on each round trip to MongoDB, in milliseconds' },
   { name: 'PETSTORE_MONGODB_WRITE_CONCERN', summary: 'MongoDB nodes that confirm a write: majority or a number' },
   { name: 'PETSTORE_MAX_BODY_BYTES', summary: 'largest accepted request body, in bytes' },
@@ -32,4 +31,12 @@ export const SETTINGS: ReadonlyArray<Setting> = [
   { name: 'PETSTORE_FAULTS', summary: 'on: clients may force failures and delays (for testing)', option: 'faults' },
   { name: 'PETSTORE_METRICS', summary: 'on or off: Prometheus metrics at /metrics' },
   { name: 'LOG_LEVEL', summary: 'fatal, error, warn, info, debug, trace or silent' },
+]
+
+/**
+ * Settings the service no longer reads, and what replaced each: set, they stop start-up with that
+ * replacement named (readConfig), so that a deployment never runs on a value it thinks it gave.
+ */
+export const REMOVED_SETTINGS: ReadonlyArray<{ readonly name: string; readonly replacement: string }> = [
+  { name: 'MONGODB_DB', replacement: 'name the database in the path of MONGODB_URI (mongodb+srv://host/petstore)' },
 ]

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/Either'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../domain/pet.js'
-import type { Store } from '../ports/store.js'
-import type { StoreConfig } from './config.js'
+import type { Store } from '../wiring/store.js'
+import type { StoreConfig } from './store-config.js'
 
 /**
  * The one place that chooses the storage adapter; nothing else changes when it does. A setting the

@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { StoreError } from '../../src/domain/errors.js'
 import { applySeed, seedRetryDelayMs } from '../../src/main/seed/apply-seed.js'
-import type { SeedOutcome } from '../../src/ports/store.js'
+import type { SeedOutcome } from '../../src/wiring/store.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { until } from '../support/until.js'
 

@@ -86,7 +86,7 @@ Config('refuses the implicit in-memory store in production, saying every pet wou
   assert.ok(E.isRight(readConfig({ NODE_ENV: 'production', PETSTORE_API_KEYS: KEY, PETSTORE_STORE: 'memory' }, generated)))
 })
 
-Config('reads the MongoDB settings, the database from the URI or MONGODB_DB', () => {
+Config('reads the MongoDB settings, the database from the path of the URI', () => {
   const fromUri = readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017/pets?replicaSet=rs0' }, generated)
   assert.equal(E.isRight(fromUri) && fromUri.right.store, {
     kind: 'mongodb',
@@ -98,8 +98,7 @@ Config('reads the MongoDB settings, the database from the URI or MONGODB_DB', ()
   const explicit = readConfig(
     {
       PETSTORE_STORE: 'mongodb',
-      MONGODB_URI: 'mongodb+srv://cluster.example/',
-      MONGODB_DB: 'other',
+      MONGODB_URI: 'mongodb+srv://cluster.example/other',
       PETSTORE_MONGODB_TIMEOUT_MS: '1000',
       PETSTORE_MONGODB_WRITE_CONCERN: '1',
     },
@@ -107,7 +106,7 @@ Config('reads the MongoDB settings, the database from the URI or MONGODB_DB', ()
   )
   assert.equal(E.isRight(explicit) && explicit.right.store, {
     kind: 'mongodb',
-    uri: 'mongodb+srv://cluster.example/',
+    uri: 'mongodb+srv://cluster.example/other',
     dbName: 'other',
     timeoutMs: 1000,
     writeConcern: 1,
@@ -124,7 +123,7 @@ Config('names each missing or malformed MongoDB setting', () => {
     ],
     [
       { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017' },
-      'MONGODB_URI names no database: add one to its path or set MONGODB_DB',
+      'MONGODB_URI names no database: add one to its path (mongodb+srv://host/petstore)',
     ],
     [
       { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', PETSTORE_MONGODB_TIMEOUT_MS: 'soon' },
@@ -142,30 +141,44 @@ Config('names each missing or malformed MongoDB setting', () => {
   for (const [env, problem] of cases) assert.equal(readConfig(env, generated), E.left([problem]), problem)
 })
 
-Config('refuses at start a database name MongoDB would refuse, from MONGODB_DB or the URI, naming MONGODB_DB', () => {
-  const rule = 'MONGODB_DB must name a database MongoDB accepts, 1 to 63 bytes without / \\ . space " $ or NUL:'
-  const cases: ReadonlyArray<readonly [Record<string, string>, string]> = [
-    [{ MONGODB_DB: 'pets.v1' }, `${rule} "pets.v1" (from MONGODB_DB) contains "."`],
-    [{ MONGODB_DB: 'a/b' }, `${rule} "a/b" (from MONGODB_DB) contains "/"`],
-    [{ MONGODB_DB: 'a\\b' }, `${rule} "a\\\\b" (from MONGODB_DB) contains "\\\\"`],
-    [{ MONGODB_DB: 'my pets' }, `${rule} "my pets" (from MONGODB_DB) contains " "`],
-    [{ MONGODB_DB: 'say"hi"' }, `${rule} "say\\"hi\\"" (from MONGODB_DB) contains "\\""`],
-    [{ MONGODB_DB: 'cost$' }, `${rule} "cost$" (from MONGODB_DB) contains "$"`],
-    [{ MONGODB_DB: 'nul\0' }, `${rule} "nul\\u0000" (from MONGODB_DB) contains "\\u0000"`],
-    [{ MONGODB_DB: 'x'.repeat(64) }, `${rule} "${'x'.repeat(64)}" (from MONGODB_DB) is 64 bytes long`],
+Config('refuses at start a database name MongoDB would refuse, from the path of MONGODB_URI, naming MONGODB_URI', () => {
+  const rule = 'MONGODB_URI must name in its path a database MongoDB accepts, 1 to 63 bytes without / \\ . space " $ or NUL:'
+  const cases: ReadonlyArray<readonly [string, string]> = [
+    ['pets.v1', `${rule} "pets.v1" contains "."`],
+    ['a/b', `${rule} "a/b" contains "/"`],
+    ['a\\b', `${rule} "a\\\\b" contains "\\\\"`],
+    ['my pets', `${rule} "my pets" contains " "`],
+    ['say"hi"', `${rule} "say\\"hi\\"" contains "\\""`],
+    ['cost$', `${rule} "cost$" contains "$"`],
+    ['nul\0', `${rule} "nul\\u0000" contains "\\u0000"`],
+    ['x'.repeat(64), `${rule} "${'x'.repeat(64)}" is 64 bytes long`],
     // 32 two-byte characters: 32 characters, but 64 bytes.
-    [{ MONGODB_DB: 'é'.repeat(32) }, `${rule} "${'é'.repeat(32)}" (from MONGODB_DB) is 64 bytes long`],
-    [{ MONGODB_URI: 'mongodb://db.example/pets.v1' }, `${rule} "pets.v1" (from the path of MONGODB_URI) contains "."`],
-    [{ MONGODB_URI: 'mongodb://db.example/my%20pets' }, `${rule} "my pets" (from the path of MONGODB_URI) contains " "`],
+    ['é'.repeat(32), `${rule} "${'é'.repeat(32)}" is 64 bytes long`],
   ]
-  for (const [env, problem] of cases) {
-    assert.equal(readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', ...env }, generated), E.left([problem]))
+  const uriOf = (name: string) => `mongodb://db.example/${encodeURIComponent(name)}`
+  for (const [name, problem] of cases) {
+    assert.equal(readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: uriOf(name) }, generated), E.left([problem]))
   }
+  assert.equal(
+    readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/my%20pets' }, generated),
+    E.left([`${rule} "my pets" contains " "`]),
+  )
   // The longest name MongoDB accepts, and one that only looks odd, are fine.
   for (const name of ['x'.repeat(63), 'pets_v1-2026', 'Ünïcode']) {
-    const read = readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/', MONGODB_DB: name }, generated)
+    const read = readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: uriOf(name) }, generated)
     assert.is(E.isRight(read) && read.right.store.kind === 'mongodb' && read.right.store.dbName, name)
   }
+})
+
+Config('refuses at start a setting it no longer reads, naming what replaced it', () => {
+  assert.equal(
+    readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example/pets', MONGODB_DB: 'other' }, generated),
+    E.left(['MONGODB_DB is no longer read: name the database in the path of MONGODB_URI (mongodb+srv://host/petstore)']),
+  )
+  assert.equal(
+    readConfig({ MONGODB_DB: 'other' }, generated),
+    E.left(['MONGODB_DB is no longer read: name the database in the path of MONGODB_URI (mongodb+srv://host/petstore)']),
+  )
 })
 
 Config('reports a bad database name together with every other problem', () => {
@@ -173,15 +186,14 @@ Config('reports a bad database name together with every other problem', () => {
     readConfig(
       {
         PETSTORE_STORE: 'mongodb',
-        MONGODB_URI: 'mongodb://db.example/pets',
-        MONGODB_DB: 'a.b',
+        MONGODB_URI: 'mongodb://db.example/a.b',
         PETSTORE_MONGODB_TIMEOUT_MS: 'soon',
         PORT: 'x',
       },
       generated,
     ),
     E.left([
-      'MONGODB_DB must name a database MongoDB accepts, 1 to 63 bytes without / \\ . space " $ or NUL: "a.b" (from MONGODB_DB) contains "."',
+      'MONGODB_URI must name in its path a database MongoDB accepts, 1 to 63 bytes without / \\ . space " $ or NUL: "a.b" contains "."',
       'PETSTORE_MONGODB_TIMEOUT_MS must be an integer from 100 to 60000',
       'PORT must be an integer from 0 to 65535',
     ]),

@@ -4,8 +4,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { SandboxClock, SandboxSpace } from '../../src/ports/sandboxes.js'
-import type { StorePorts } from '../../src/ports/store.js'
+import type { SandboxClock, SandboxSpace } from '../../src/wiring/sandboxes.js'
+import type { StorePorts } from '../../src/wiring/store-ports.js'
 
 /** One store for one test, whose sandboxes start from `seed`. */
 export interface SandboxFixture {
@@ -52,7 +52,7 @@ const assertReads = (clock: SandboxClock, advancedMs: number, name: string): voi
 }
 
 /**
- * The sandbox contract (src/ports/sandboxes.ts SandboxSpace), run once per adapter: isolation, seeding on
+ * The sandbox contract (src/wiring/sandboxes.ts SandboxSpace), run once per adapter: isolation, seeding on
  * first use, reset, drop and each sandbox's clock. The PetRepository and IdempotencyStore contracts also run on a sandbox's ports.
  */
 export const sandboxSpaceContract = (adapterName: string, open: OpenSandboxes): void => {

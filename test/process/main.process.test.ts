@@ -130,16 +130,15 @@ Main('When MONGODB_URI carries an option the driver refuses, then it stops namin
   assert.not.match(service.stderr(), /\n\s+at /)
 })
 
-Main('When MONGODB_DB is a name MongoDB refuses, then it stops at once with status 1 naming MONGODB_DB', async () => {
+Main('When the database of MONGODB_URI is a name MongoDB refuses, then it stops at once with status 1 naming MONGODB_URI', async () => {
   const service = spawnService({
     PETSTORE_API_KEYS: TEST_KEY,
     PETSTORE_STORE: 'mongodb',
-    MONGODB_URI: 'mongodb://127.0.0.1:1/petstore',
-    MONGODB_DB: 'pets.v1',
+    MONGODB_URI: 'mongodb://127.0.0.1:1/pets.v1',
   })
   assert.is(await service.exited, 1)
-  assert.match(service.stderr(), 'MONGODB_DB must name a database MongoDB accepts')
-  assert.match(service.stderr(), '"pets.v1" (from MONGODB_DB) contains "."')
+  assert.match(service.stderr(), 'MONGODB_URI must name in its path a database MongoDB accepts')
+  assert.match(service.stderr(), '"pets.v1" contains "."')
   assert.not.match(service.stdout(), 'listening')
 })
 

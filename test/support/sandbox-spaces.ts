@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
-import type { SandboxSpace } from '../../src/ports/sandboxes.js'
+import type { SandboxSpace } from '../../src/wiring/sandboxes.js'
 
 /** Five pets a sandbox starts from, and their ids. */
 export const SEED: ReadonlyArray<PetDraft> = Array.from({ length: 5 }, (_, index) => ({

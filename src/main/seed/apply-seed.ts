@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import * as E from 'fp-ts/Either'
 import type { Logger } from 'pino'
 import type { StoreError } from '../../domain/errors.js'
-import type { SeedOutcome, Store } from '../../ports/store.js'
+import type { SeedOutcome, Store } from '../../wiring/store.js'
 import type { Config } from '../config.js'
 
 const FIRST_RETRY_MS = 1_000
@@ -16,7 +16,7 @@ const LONGEST_RETRY_MS = 30_000
 export const seedRetryDelayMs = (failures: number): number => Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1))
 
 /** What applySeed reports to, and what stops it. */
-export interface SeedRun {
+interface SeedRun {
   /** Called once, when the seed is applied or found not needed: the seed gate opens. */
   readonly settled: () => void
   /** Aborted when the service shuts down: the seed is not tried again. */

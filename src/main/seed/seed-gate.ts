@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/TaskEither'
 import { storeUnavailable } from '../../domain/errors.js'
-import type { Store } from '../../ports/store.js'
+import type { Store } from '../../wiring/store.js'
 
 /**
  * The shared data set held back until its seed has settled (applied, or found not needed): until

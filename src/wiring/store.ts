@@ -1,15 +1,8 @@
 import type * as TE from 'fp-ts/TaskEither'
 import type { StoreError } from '../domain/errors.js'
-import type { IdempotencyStore } from '../domain/idempotency-store.js'
-import type { PetRepository } from '../domain/pet-repository.js'
 import type { RateLimitCounter } from './rate-limit-counter.js'
 import type { SandboxSpace } from './sandboxes.js'
-
-/** The ports of one data set: everyone's, or one sandbox's. */
-export interface StorePorts {
-  readonly pets: PetRepository
-  readonly idempotency: IdempotencyStore
-}
+import type { StorePorts } from './store-ports.js'
 
 /**
  * What seeding the shared data set found: empty (now seeded by this call), a seed another start

@@ -3,7 +3,7 @@ import type * as TE from 'fp-ts/TaskEither'
 import type { Client } from '../domain/authenticator.js'
 import type { Clock } from '../domain/clock.js'
 import type { StoreError } from '../domain/errors.js'
-import type { StorePorts } from './store.js'
+import type { StorePorts } from './store-ports.js'
 
 /** A sandbox's clock: real time plus every advance of the sandbox since it was made or last reset. */
 export interface SandboxClock extends Clock {
@@ -33,7 +33,7 @@ export interface SandboxSpace {
 }
 
 /** No key was made: `max` made keys are open; the least recently used one expires in `retryAfterSeconds` unless it is used. */
-export interface MadeKeysFull {
+interface MadeKeysFull {
   readonly max: number
   readonly retryAfterSeconds: number
 }

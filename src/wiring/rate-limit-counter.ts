@@ -2,7 +2,7 @@ import type * as TE from 'fp-ts/TaskEither'
 import type { StoreError } from '../domain/errors.js'
 
 /** One request, counted in its window. */
-export interface RateLimitHit {
+interface RateLimitHit {
   /** The requests counted in this window so far, this one included. */
   readonly count: number
   /** Milliseconds until the window ends and counting starts again, by the counter's clock. */
