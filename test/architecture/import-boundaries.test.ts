@@ -4,7 +4,8 @@ import { pathToFileURL } from 'node:url'
 import type { ESLint as ESLintClass, Linter } from 'eslint'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+
+const ROOT = resolve(__dirname, '../../..')
 
 interface Modules {
   readonly ESLint: typeof ESLintClass

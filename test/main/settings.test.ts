@@ -4,7 +4,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SETTINGS } from '../../src/main/settings.js'
 import { variablesReadConfigReads } from '../support/settings-read.js'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+
+const ROOT = resolve(__dirname, '../../..')
 
 const Settings = suite('The settings the service reads, the list --help shows, and the settings guide')
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { join, relative, resolve } from 'node:path'
+
+const ROOT = resolve(__dirname, '../../..')
 
 export interface Document {
   /** From the repository's root, such as `docs/guides/paging.md`. */
