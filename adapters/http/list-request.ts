@@ -1,6 +1,4 @@
-import * as E from 'fp-ts/Either'
-import { type InvalidParameter, invalidParameter } from '../../src/domain/errors.js'
-import { decodeListRequest, type ListPetsRequest } from '../../src/domain/list-pets.js'
+import type { ListPetsRequest } from '../../src/domain/list-pets.js'
 import type { CursorCodec } from './cursor.js'
 import { echoed } from './error-response.js'
 
@@ -9,12 +7,13 @@ const LIST_PARAMETERS = ['limit', 'status', 'after']
 /**
  * Reads listPets's query, as Koa parsed it (`ctx.query`). Query-string syntax is HTTP's business, so it is checked here:
  * every parameter at most once and none unknown (a client guessing `offset` must not silently get
- * the first page again); the cursor is opened here too. The values' rules belong to the domain.
+ * the first page again); the cursor is opened here too. The values' rules belong to the domain, which
+ * names what could not be read here together with the values' problems.
  */
 export const readListRequest = (
   query: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>,
   cursors: CursorCodec,
-): E.Either<InvalidParameter, ListPetsRequest> => {
+): ListPetsRequest => {
   const problems: string[] = []
   const request: { limit?: string; status?: string; after?: number } = {}
   for (const [name, values] of Object.entries(query)) {
@@ -30,10 +29,7 @@ export const readListRequest = (
     } else if (name === 'limit') request.limit = value
     else request.status = value
   }
-  if (problems.length === 0) return E.right(request)
-  // Name every problem at once, also those of the values, which the domain would otherwise report next.
-  const values = decodeListRequest(request)
-  return E.left(invalidParameter([...(E.isLeft(values) ? values.left.problems : []), ...problems]))
+  return problems.length === 0 ? request : { ...request, unread: problems }
 }
 
 /** The `next` link of a page: the same limit and status as the request, continuing after `after`. */

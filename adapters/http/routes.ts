@@ -52,11 +52,10 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
 
   router.get<OperationState>('listPets', PETS_ROUTE, ...first('listPets'), async (ctx) => {
     const request = readListRequest(ctx.query, cursors)
-    if (E.isLeft(request)) return sendFailure(ctx, request.left)
-    const result = await useCasesOf(ctx).listPets(request.right)()
+    const result = await useCasesOf(ctx).listPets(request)()
     if (E.isLeft(result)) return sendFailure(ctx, result.left)
     const next = result.right.next
-    const link = O.isSome(next) ? nextPageLink(request.right, cursors.encode(next.value)) : undefined
+    const link = O.isSome(next) ? nextPageLink(request, cursors.encode(next.value)) : undefined
     sendCacheable(ctx, JSON.stringify(result.right.pets), link)
   })
 

@@ -14,11 +14,16 @@ const LIMIT_MIN = 1
 export const LIMIT_MAX = 100
 export const LIMIT_DEFAULT = 20
 
-/** listPets's parameters as the client wrote them; `after` is a position already read from a cursor. */
+/**
+ * listPets's parameters as the client wrote them; `after` is a position already read from a cursor.
+ * `unread` names what the driver could not read (an unknown or repeated parameter, a bad cursor):
+ * the one answer names those and the values' problems together.
+ */
 export interface ListPetsRequest {
   readonly limit?: string
   readonly status?: string
   readonly after?: PetId
+  readonly unread?: ReadonlyArray<string>
 }
 
 /** One page: the pets, and the position to continue after when more pets match. */
@@ -30,17 +35,14 @@ export interface PetPage {
 /** Every parameter is checked, so that one answer names all problems at once. */
 const ListPetsParameters = t.partial({ limit: SafeIntegerText(LIMIT_MIN, LIMIT_MAX), status: PetStatus, after: PetId })
 
-/** Reads listPets's parameters into a store query, with the default limit. */
-export const decodeListRequest = (request: ListPetsRequest): E.Either<InvalidParameter, PetListQuery> =>
-  pipe(
-    ListPetsParameters.decode(request),
-    E.mapLeft((errors) => invalidParameter(describeErrors(errors))),
-    E.map(({ limit = LIMIT_DEFAULT, status, after }) => ({
-      limit,
-      ...(status === undefined ? {} : { status }),
-      ...(after === undefined ? {} : { after }),
-    })),
-  )
+/** Reads listPets's parameters into a store query, with the default limit; every problem at once. */
+const decodeListRequest = ({ unread = [], ...request }: ListPetsRequest): E.Either<InvalidParameter, PetListQuery> => {
+  const values = ListPetsParameters.decode(request)
+  const problems = [...(E.isLeft(values) ? describeErrors(values.left) : []), ...unread]
+  if (E.isLeft(values) || problems.length > 0) return E.left(invalidParameter(problems))
+  const { limit = LIMIT_DEFAULT, status, after } = values.right
+  return E.right({ limit, ...(status === undefined ? {} : { status }), ...(after === undefined ? {} : { after }) })
+}
 
 /** Asks the store for one pet more than the page holds, to learn without counting whether more exist. */
 const pageOf = (pets: PetRepository, query: PetListQuery): TE.TaskEither<StoreError, PetPage> =>

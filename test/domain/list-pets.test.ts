@@ -80,4 +80,16 @@ ListPets('rejects an unknown status, naming it, together with a bad limit', asyn
   )
 })
 
+ListPets('names what the driver could not read after the values’ problems, in one answer', async () => {
+  const unread = ['offset: is not a parameter of this operation (accepted: limit, status, after)']
+  assert.equal(
+    await listPets({ pets: memoryPetRepository() })({ limit: '0', unread })(),
+    E.left({ _tag: 'InvalidParameter', problems: ['limit: must be an integer from 1 to 100', ...unread] }),
+  )
+  assert.equal(
+    await listPets({ pets: memoryPetRepository() })({ limit: '5', unread })(),
+    E.left({ _tag: 'InvalidParameter', problems: unread }),
+  )
+})
+
 ListPets.run()
