@@ -3,7 +3,7 @@
 # tries it (.github/workflows/ci.yml, job `container`). Kept minimal for that reason.
 #
 #   docker build -t petstore-service .
-#   docker run --rm -p 8080:8080 petstore-service --seed demo --sandboxes per-key --faults on
+#   docker run --rm -p 8080:8080 petstore-service --seed demo --test-target on
 
 # Build: the package exactly as `npm pack` makes it (prepare compiles src and adapters).
 FROM node:24-slim AS build

@@ -41,7 +41,7 @@ export const loggedPath = (sent: string, redact: Redact): string => {
  * id and, for failures, their tag, for a 401 why (`reason`: missing, malformed or invalid), and for
  * store failures their detail. At `error` level for a store failure no retry fixes (StoreFailed), so
  * that alerts on errors catch it; `info` otherwise. Never a header value, a key (one in the path is
- * redacted), a query or a body. With PETSTORE_FAULTS, also the service's own `Preference-Applied`,
+ * redacted), a query or a body. With the test target's faults, also the service's own `Preference-Applied`,
  * and `forced` on a forced failure, so that nobody mistakes it for a real one. It runs outside the
  * error boundary, so that it logs the answer the boundary gives.
  */

@@ -37,9 +37,9 @@ export type HttpFailure =
   | SandboxLimitReached
   | ConfiguredSandbox
 
-/** The statuses a client may force with `Prefer: fault=<status>` when PETSTORE_FAULTS=on. */
+/** The statuses a client may force with `Prefer: fault=<status>` with the test target on (PETSTORE_TEST_TARGET=on). */
 export const FORCED_STATUSES = [429, 500, 503] as const
-/** The statuses a client may force too when each key also has a sandbox (PETSTORE_SANDBOXES=per-key). */
+/** The statuses a client may force too when each key also has a sandbox (the test target's sandboxes). */
 export const SANDBOX_FORCED_STATUSES = [429, 500, 502, 503, 504] as const
 export type ForcedStatus = (typeof SANDBOX_FORCED_STATUSES)[number]
 /** Who asked for a fault: the request (`Prefer`), or the sandbox's fault script. */

@@ -131,7 +131,7 @@ const scriptedRequest = (ctx: Context, operation: Operation, body?: { readonly v
 })
 
 /**
- * Forced failures and delays for client developers (PETSTORE_FAULTS=on), one middleware per pet
+ * Forced failures and delays for client developers (PETSTORE_TEST_TARGET=on), one middleware per pet
  * operation, after authentication and the rate limit and before the body is read. A request's own
  * `Prefer: fault` wins over the sandbox's script and does not consume it; otherwise the first rule
  * of the script the request matches is counted, and applies or lets it pass (scripts.take). When

@@ -15,7 +15,7 @@ const FILES: ReadonlyArray<readonly [path: string, file: string, type: string]> 
 ]
 
 /**
- * The sandbox inspector (PETSTORE_SANDBOXES=per-key): a page that shows a key's request journal as
+ * The sandbox inspector (PETSTORE_TEST_TARGET=on): a page that shows a key's request journal as
  * it grows, filtered as the user chooses, and sets its fault script. It needs no key to load (the
  * key is typed into the page), comes with everything it uses (no CDN), and runs under the reference
  * page's CSP: scripts and styles from files of this origin only.

@@ -43,7 +43,7 @@ const refused = TE.left(unauthorized('invalid'))
 const CONFIGURED: ConfiguredSandbox = { _tag: 'ConfiguredSandbox' }
 
 /**
- * PETSTORE_SANDBOXES=per-key: each API key works in a sandbox of its own, named by the key's scope
+ * PETSTORE_TEST_TARGET=on: each API key works in a sandbox of its own, named by the key's scope
  * (a SHA-256 of the key, never the key). The domain is unchanged: the same use cases are bound to
  * the sandbox's ports, once per version of the sandbox.
  *

@@ -28,11 +28,11 @@ const READ_ONLY_PATHS = [SANDBOX_REQUESTS_PATH, SANDBOX_REQUEST_COUNT_PATH, SAND
 
 interface TestTargetOptions {
   /**
-   * Per-key sandboxes (PETSTORE_SANDBOXES=per-key) over this space of data sets, and sandboxes made
+   * Per-key sandboxes (PETSTORE_TEST_TARGET=on) over this space of data sets, and sandboxes made
    * at run time with keys from `madeKeys`; off when omitted.
    */
   readonly sandboxes?: { readonly space: SandboxSpace; readonly madeKeys: MadeKeys }
-  /** Forced failures and delays (PETSTORE_FAULTS=on). */
+  /** Forced failures and delays (PETSTORE_TEST_TARGET=on). */
   readonly faults: boolean
   /** Hides the configured API keys, and those made at run time, in what the journal keeps. */
   readonly redact: Redact

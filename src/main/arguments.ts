@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { SETTINGS } from './settings.js'
+import { SETTING_GROUPS, SETTINGS } from './settings.js'
 
 /** What the command line asks for. */
 type Invocation =
@@ -18,16 +18,17 @@ const OPTIONS = {
   ...Object.fromEntries(OPTIONED.map(({ option }) => [option, { type: 'string' }] as const)),
 } as const
 
-const column = (rows: ReadonlyArray<readonly [string, string]>): string => {
-  const width = Math.max(...rows.map(([left]) => left.length)) + 2
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`).join('\n')
-}
+const column = (rows: ReadonlyArray<readonly [string, string]>, width = Math.max(...rows.map(([left]) => left.length)) + 2): string =>
+  rows.map(([left, right]) => `  ${left.padEnd(width)}${right}`).join('\n')
+
+/** The groups' columns line up with each other. */
+const SETTING_WIDTH = Math.max(...SETTINGS.map(({ name }) => name.length)) + 2
 
 const helpText = (): string =>
   [
     `Usage: ${COMMAND} [options]`,
     '',
-    'Runs the Pet Store service until SIGINT or SIGTERM. Environment variables configure it; four',
+    'Runs the Pet Store service until SIGINT or SIGTERM. Environment variables configure it; three',
     'of them can be given as options too, and an option wins over its variable.',
     '',
     'Options:',
@@ -37,9 +38,16 @@ const helpText = (): string =>
     ]),
     '',
     `Environment variables (what each takes, and its default: ${SETTINGS_GUIDE}):`,
-    column(SETTINGS.map(({ name, summary }): [string, string] => [name, summary])),
+    ...SETTING_GROUPS.flatMap(({ title, settings }) => [
+      '',
+      `${title}:`,
+      column(
+        settings.map(({ name, summary }): [string, string] => [name, summary]),
+        SETTING_WIDTH,
+      ),
+    ]),
     '',
-    `Example: ${COMMAND} --seed demo --sandboxes per-key --faults on`,
+    `Example: ${COMMAND} --seed demo --test-target on`,
     '',
   ].join('\n')
 

@@ -27,11 +27,11 @@ export interface Config {
   readonly metrics: boolean
   /** The pets an empty store starts from; undefined: none. */
   readonly seed: Seed | undefined
-  /** per-key: each API key has a sandbox of its own, with POST /v1/sandbox/reset. */
+  /** per-key (with PETSTORE_TEST_TARGET=on): each API key has a sandbox of its own, with POST /v1/sandbox/reset. */
   readonly sandboxes: 'off' | 'per-key'
   /** With sandboxes, how many POST /v1/sandboxes may have open at once, and how long each may go unused. */
   readonly madeSandboxes: MadeSandboxesConfig
-  /** Whether clients may force failures and delays with `Prefer` (a test target for client developers). */
+  /** Whether clients may force failures and delays with `Prefer` (with PETSTORE_TEST_TARGET=on). */
   readonly faults: boolean
 }
 
@@ -99,27 +99,33 @@ const metricsSetting = (env: Env): Read<boolean> => {
   return text === 'off' ? E.right(false) : E.left('PETSTORE_METRICS must be on or off')
 }
 
-const sandboxesSetting = (env: Env): Read<'off' | 'per-key'> => {
-  const text = env.PETSTORE_SANDBOXES ?? ''
-  if (text === '' || text === 'off') return E.right('off')
-  return text === 'per-key' ? E.right('per-key') : E.left('PETSTORE_SANDBOXES must be off or per-key')
+/** PETSTORE_TEST_TARGET: whether the whole test target (sandboxes per key, and faults) is on. */
+const testTargetSetting = (env: Env): Read<boolean> => {
+  const text = env.PETSTORE_TEST_TARGET ?? ''
+  if (text === '' || text === 'off') return E.right(false)
+  return text === 'on' ? E.right(true) : E.left('PETSTORE_TEST_TARGET must be off or on')
 }
 
 /** The longest PETSTORE_SANDBOX_IDLE_SECONDS: a week. */
 const MAX_SANDBOX_IDLE_SECONDS = 604_800
 
-/** The bounds of the sandboxes made at run time; each problem names its variable. */
-const madeSandboxesSetting = (env: Env): E.Either<ReadonlyArray<string>, MadeSandboxesConfig> => {
+const MADE_SANDBOX_OVERRIDES = ['PETSTORE_SANDBOX_MAX', 'PETSTORE_SANDBOX_IDLE_SECONDS'] as const
+
+/**
+ * The bounds of the sandboxes made at run time; each problem names its variable. They are read for
+ * the test target only: set while it is off (`testTarget` false), each is refused, since a value
+ * that does nothing must not look as if it did.
+ */
+const madeSandboxesSetting = (env: Env, testTarget: boolean | undefined): E.Either<ReadonlyArray<string>, MadeSandboxesConfig> => {
+  if (testTarget === false) {
+    const ignored = MADE_SANDBOX_OVERRIDES.filter((name) => (env[name] ?? '') !== '')
+    if (ignored.length > 0)
+      return E.left(ignored.map((name) => `${name} is read only with PETSTORE_TEST_TARGET=on: unset it, or turn the test target on`))
+  }
   const max = integerSetting(env, 'PETSTORE_SANDBOX_MAX', DEFAULT_SANDBOX_MAX, 1, 100_000)
   const idleSeconds = integerSetting(env, 'PETSTORE_SANDBOX_IDLE_SECONDS', DEFAULT_SANDBOX_IDLE_SECONDS, 1, MAX_SANDBOX_IDLE_SECONDS)
   if (E.isLeft(max) || E.isLeft(idleSeconds)) return E.left([max, idleSeconds].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
   return E.right({ max: max.right, idleSeconds: idleSeconds.right })
-}
-
-const faultsSetting = (env: Env): Read<boolean> => {
-  const text = env.PETSTORE_FAULTS ?? ''
-  if (text === '' || text === 'off') return E.right(false)
-  return text === 'on' ? E.right(true) : E.left('PETSTORE_FAULTS must be on or off')
 }
 
 const logLevelSetting = (env: Env): Read<string> => {
@@ -151,11 +157,10 @@ export const readConfig = (
   const corsOrigins = corsSetting(env)
   const rateLimit = rateLimitSetting(env)
   const metrics = metricsSetting(env)
-  const sandboxes = sandboxesSetting(env)
-  const madeSandboxes = madeSandboxesSetting(env)
+  const testTarget = testTargetSetting(env)
+  const madeSandboxes = madeSandboxesSetting(env, E.isRight(testTarget) ? testTarget.right : undefined)
   // A seed may hold many problems, each its own line.
   const seed = readSeed(env.PETSTORE_SEED, readText)
-  const faults = faultsSetting(env)
   const removed = removedSettings(env)
   if (
     removed.length > 0 ||
@@ -168,12 +173,11 @@ export const readConfig = (
     E.isLeft(corsOrigins) ||
     E.isLeft(rateLimit) ||
     E.isLeft(metrics) ||
-    E.isLeft(faults) ||
-    E.isLeft(sandboxes) ||
+    E.isLeft(testTarget) ||
     E.isLeft(madeSandboxes) ||
     E.isLeft(seed)
   ) {
-    const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, faults, sandboxes]
+    const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, testTarget]
     return E.left([
       ...removed,
       ...(E.isLeft(store) ? store.left : []),
@@ -182,9 +186,9 @@ export const readConfig = (
       ...(E.isLeft(seed) ? seed.left : []),
     ])
   }
-  if (store.right.kind === 'mongodb' && sandboxes.right === 'per-key') {
+  if (store.right.kind === 'mongodb' && testTarget.right) {
     return E.left([
-      'PETSTORE_SANDBOXES=per-key needs the embedded store (PETSTORE_STORE=memory): sandboxes are for ' +
+      'PETSTORE_TEST_TARGET=on needs the embedded store (PETSTORE_STORE=memory): its sandboxes are for ' +
         'client developers running one instance, and on MongoDB they would need collections per key ' +
         'that resets race with (docs/adr/2003-per-key-sandboxes-on-the-embedded-store-only.md)',
     ])
@@ -200,9 +204,10 @@ export const readConfig = (
     corsOrigins: corsOrigins.right,
     rateLimit: rateLimit.right,
     metrics: metrics.right,
-    faults: faults.right,
+    // One switch turns on every part of the test target (docs/adr/1904-the-test-target-is-one-switch.md).
+    faults: testTarget.right,
     seed: seed.right,
-    sandboxes: sandboxes.right,
+    sandboxes: testTarget.right ? 'per-key' : 'off',
     madeSandboxes: madeSandboxes.right,
   })
 }

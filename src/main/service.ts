@@ -128,7 +128,7 @@ export const startService = async (
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   const url = `http://${host}:${port}`
   logger.info({ url, store: config.store.kind }, `listening on ${url}`)
-  if (config.faults) logger.warn('PETSTORE_FAULTS=on: any client with a key can force failures and delays with a Prefer header')
+  if (config.faults) logger.warn('PETSTORE_TEST_TARGET=on: any client with a key can force failures and delays with a Prefer header')
 
   let closed: Promise<void> | undefined
   const close = (): Promise<void> => {

@@ -23,7 +23,7 @@ export interface Store {
   readonly shared: StorePorts
   /** Applies the seed to the shared data set if it never held a pet; exactly once across instances. */
   readonly seed: () => TE.TaskEither<StoreError, SeedOutcome>
-  /** Per-key data sets; only the embedded store has them (PETSTORE_SANDBOXES=per-key). */
+  /** Per-key data sets; only the embedded store has them (PETSTORE_TEST_TARGET=on). */
   readonly sandboxes?: SandboxSpace
   /**
    * The rate-limit counts of every client: shared by the instances that share the store when it

@@ -19,7 +19,7 @@ const timed = async <A>(call: () => Promise<A>): Promise<{ result: A; elapsedMs:
 
 const assertNothingApplied = (response: ApiResponse): void => assert.is(response.headers.get('preference-applied'), null)
 
-const Off = apiSuite('PETSTORE_FAULTS=off (the default)')
+const Off = apiSuite('PETSTORE_TEST_TARGET=off (the default): no faults')
 
 Off('Prefer changes nothing and no Preference-Applied is sent', async ({ api }) => {
   const created = await api.request('POST', '/v1/pets', { body: aNewPet(), ...prefer('fault=503, delay=10000') })
@@ -36,7 +36,7 @@ Off('Prefer changes nothing and no Preference-Applied is sent', async ({ api }) 
 
 Off.run()
 
-const On = apiSuite('PETSTORE_FAULTS=on: Prefer: fault', { faults: true })
+const On = apiSuite('Test-target faults: Prefer: fault', { faults: true })
 
 On('fault=503 answers 503 service_unavailable with Retry-After on each pet operation', async ({ api }) => {
   for (const [method, path] of [
@@ -183,7 +183,7 @@ On('Several Prefer headers are read as one list', async ({ api }) => {
 
 On.run()
 
-const Delays = apiSuite('PETSTORE_FAULTS=on: Prefer: delay', { faults: true })
+const Delays = apiSuite('Test-target faults: Prefer: delay', { faults: true })
 
 Delays('delay=<ms> answers normally after at least that long, and says so', async ({ api }) => {
   const { result: listed, elapsedMs } = await timed(() => api.request('GET', '/v1/pets', prefer('delay=300')))
@@ -214,7 +214,7 @@ Delays('delay with fault: the failure comes after the delay, and both are listed
 
 Delays.run()
 
-const Shutdown = suite('PETSTORE_FAULTS=on: shutdown')
+const Shutdown = suite('Test-target faults: shutdown')
 
 const settles = <A>(promise: Promise<A>): { readonly settled: () => boolean } => {
   let settled = false
@@ -260,7 +260,7 @@ Shutdown('A delayed request is answered at once when shutdown begins, without de
 
 Shutdown.run()
 
-const Limited = apiSuite('PETSTORE_FAULTS=on with PETSTORE_RATE_LIMIT=2', () => ({
+const Limited = apiSuite('Test-target faults with PETSTORE_RATE_LIMIT=2', () => ({
   faults: true,
   rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
@@ -281,7 +281,7 @@ Limited('The real rate limit runs first: forced requests count, and over the lim
 
 Limited.run()
 
-const Observed = suite('PETSTORE_FAULTS=on: logs and metrics')
+const Observed = suite('Test-target faults: logs and metrics')
 
 Observed('The request log line marks a forced failure as forced, under the route pattern', async () => {
   const log = capturedLogger()

@@ -280,7 +280,7 @@ InFlight('When a made sandbox ends while a create of its key is in flight, then 
 
 InFlight.run()
 
-const Off = apiSuite('PETSTORE_SANDBOXES=off: no sandboxes are made')
+const Off = apiSuite('PETSTORE_TEST_TARGET=off: no sandboxes are made')
 
 Off('When sandboxes are off, then making and ending sandboxes answer like any unknown path', async ({ api }) => {
   assertError(await api.request('POST', '/v1/sandboxes'), 404, 'route_not_found')

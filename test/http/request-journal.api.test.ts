@@ -18,7 +18,7 @@ const journalOf = async (api: RunningApi, query = '', key: string = TEST_KEY): P
   return response.body as ReadonlyArray<JournalEntry>
 }
 
-const Journal = apiSuite('The request journal: PETSTORE_SANDBOXES=per-key', () => ({
+const Journal = apiSuite('The request journal: per-key sandboxes', () => ({
   sandboxes: memoryStore().sandboxes,
   faults: true,
 }))

@@ -37,7 +37,7 @@ const assertAhead = (clock: SandboxClock, advancedMs: number): void => {
   assert.ok(Math.abs(ahead - advancedMs) < HOUR_MS, `${ahead} ms ahead of real time, not ${advancedMs}`)
 }
 
-const Clock = apiSuite("PETSTORE_SANDBOXES=per-key: each sandbox's clock", () => ({ sandboxes: memoryStore(SEED).sandboxes }))
+const Clock = apiSuite("Per-key sandboxes: each sandbox's clock", () => ({ sandboxes: memoryStore(SEED).sandboxes }))
 
 Clock("A sandbox's clock reads real time until it is advanced, in ISO 8601 UTC with milliseconds", async ({ api }) => {
   const clock = await readClock(api)
@@ -197,7 +197,7 @@ const gatedCreates = (count: number) => {
 }
 
 const held = gatedCreates(2)
-const Stalled = apiSuite("PETSTORE_SANDBOXES=per-key: an Idempotency-Key's lease on the sandbox's clock", { sandboxes: held.space })
+const Stalled = apiSuite("Per-key sandboxes: an Idempotency-Key's lease on the sandbox's clock", { sandboxes: held.space })
 
 Stalled(
   "Advancing a sandbox's clock by 31 s lets a stalled claim be taken over at once and leaves another sandbox's claims untouched",
@@ -237,7 +237,7 @@ Stalled.run()
 /** A memory store on a clock that stands still 30 s into a window: only an advance ends it, never a busy machine. */
 const standingStore = () => memoryStore(SEED, { clock: { now: () => 30_000 } })
 
-const RateLimited = apiSuite("PETSTORE_SANDBOXES=per-key, PETSTORE_RATE_LIMIT=3: windows on the sandbox's clock", () => {
+const RateLimited = apiSuite("Per-key sandboxes, PETSTORE_RATE_LIMIT=3: windows on the sandbox's clock", () => {
   const store = standingStore()
   return { sandboxes: store.sandboxes, rateLimit: { limit: 3, counter: store.rateLimits } }
 })

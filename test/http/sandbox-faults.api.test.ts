@@ -85,7 +85,7 @@ const cutHead = (received: string): { statusLine: string; headerLines: ReadonlyA
   return { statusLine, headerLines: headerLines.filter((line) => line !== ''), headEnded: received.includes('\r\n\r\n') }
 }
 
-const Script = apiSuite('Scripted faults: PETSTORE_SANDBOXES=per-key and PETSTORE_FAULTS=on', withSandboxFaults)
+const Script = apiSuite('Scripted faults: PETSTORE_TEST_TARGET=on', withSandboxFaults)
 
 Script('A rule fails the next `times` requests of its operation, then the operation succeeds', async ({ api }) => {
   const set = await setScript(api, [{ operation: 'createPet', fault: '503', times: 2 }])
@@ -541,7 +541,7 @@ Logged('a truncated answer without a body is logged with the status its cut head
 
 Logged.run()
 
-const FaultsOnly = apiSuite('PETSTORE_FAULTS=on without sandboxes', { faults: true })
+const FaultsOnly = apiSuite('Faults mounted without sandboxes', { faults: true })
 
 FaultsOnly('the script routes answer 404 like any unknown path, and the sandbox-only faults are ignored', async ({ api }) => {
   assertError(await api.request('PUT', '/v1/sandbox/faults', { body: [] }), 404, 'route_not_found')

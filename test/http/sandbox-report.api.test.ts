@@ -27,7 +27,7 @@ const found = async (api: RunningApi, code: string, key: string = TEST_KEY): Pro
 const create = (api: RunningApi, headers: Record<string, string> = {}, name = 'Rex') =>
   api.request('POST', '/v1/pets', { body: aNewPet({ name }), headers })
 
-const Report = apiSuite('The sandbox report: PETSTORE_SANDBOXES=per-key, PETSTORE_FAULTS=on', () => ({
+const Report = apiSuite('The sandbox report: PETSTORE_TEST_TARGET=on', () => ({
   sandboxes: memoryStore(SEED).sandboxes,
   faults: true,
 }))

@@ -7,7 +7,7 @@ import { OTHER_KEY } from '../support/start-api.js'
 
 const nextLinkOf = (link: string | null): string => /^<([^>]+)>; rel="next"$/.exec(link ?? '')?.[1] ?? 'no next link'
 
-const Sandboxes = apiSuite('PETSTORE_SANDBOXES=per-key', () => ({ sandboxes: memoryStore(SEED).sandboxes }))
+const Sandboxes = apiSuite('Per-key sandboxes', () => ({ sandboxes: memoryStore(SEED).sandboxes }))
 
 Sandboxes('Each key starts from the seed, with its own ids counting on from it', async ({ api }) => {
   assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)
@@ -97,7 +97,7 @@ Sandboxes('When the reset path is asked with another method, then 405 with Allow
 Sandboxes.run()
 
 const gated = gatedInserts(SEED)
-const InFlight = apiSuite('PETSTORE_SANDBOXES=per-key, a create in flight across a reset', { sandboxes: gated.space })
+const InFlight = apiSuite('Per-key sandboxes, a create in flight across a reset', { sandboxes: gated.space })
 
 InFlight(
   'When a create is in flight across a reset, then it leaves neither a pet nor an idempotency record in the reset sandbox',
@@ -120,7 +120,7 @@ InFlight(
 
 InFlight.run()
 
-const Off = apiSuite('PETSTORE_SANDBOXES=off (the default)')
+const Off = apiSuite('PETSTORE_TEST_TARGET=off (the default): no sandboxes')
 
 Off('When sandboxes are off, then the reset path answers like any unknown path', async ({ api }) => {
   assertError(await api.request('POST', '/v1/sandbox/reset'), 404, 'route_not_found')

@@ -43,10 +43,9 @@ Config('reads every setting from the environment', () => {
       PETSTORE_RATE_LIMIT: '600',
       PETSTORE_METRICS: 'off',
       PETSTORE_SEED: 'demo',
-      PETSTORE_SANDBOXES: 'per-key',
+      PETSTORE_TEST_TARGET: 'on',
       PETSTORE_SANDBOX_MAX: '50',
       PETSTORE_SANDBOX_IDLE_SECONDS: '600',
-      PETSTORE_FAULTS: 'on',
     },
     generated,
   )
@@ -181,6 +180,18 @@ Config('refuses at start a setting it no longer reads, naming what replaced it',
   )
 })
 
+Config('PETSTORE_SANDBOXES and PETSTORE_FAULTS, whatever their value, stop start-up naming PETSTORE_TEST_TARGET=on', () => {
+  for (const name of ['PETSTORE_SANDBOXES', 'PETSTORE_FAULTS']) {
+    for (const value of ['per-key', 'on', 'off']) {
+      assert.equal(
+        readConfig({ [name]: value }, generated),
+        E.left([`${name} is no longer read: set PETSTORE_TEST_TARGET=on, which turns on sandboxes and faults together`]),
+        `${name}=${value}`,
+      )
+    }
+  }
+})
+
 Config('reports a bad database name together with every other problem', () => {
   assert.equal(
     readConfig(
@@ -239,18 +250,28 @@ Config('accepts * for CORS and names malformed CORS, rate-limit and metrics sett
   )
 })
 
-Config('reads PETSTORE_FAULTS as on or off, off by default, and names it with the other bad settings', () => {
-  const faultsOf = (text: string): boolean | undefined => {
-    const config = readConfig({ PETSTORE_FAULTS: text }, generated)
-    return E.isRight(config) ? config.right.faults : undefined
+Config('PETSTORE_TEST_TARGET=on turns on per-key sandboxes and faults together; off by default', () => {
+  const partsOf = (text: string): [string, boolean] | undefined => {
+    const config = readConfig({ PETSTORE_TEST_TARGET: text }, generated)
+    return E.isRight(config) ? [config.right.sandboxes, config.right.faults] : undefined
   }
-  assert.equal([faultsOf(''), faultsOf('off'), faultsOf('on')], [false, false, true])
   assert.equal(
-    readConfig({ PORT: 'abc', PETSTORE_FAULTS: 'yes' }, generated),
-    E.left(['PORT must be an integer from 0 to 65535', 'PETSTORE_FAULTS must be on or off']),
+    [partsOf(''), partsOf('off'), partsOf('on')],
+    [
+      ['off', false],
+      ['off', false],
+      ['per-key', true],
+    ],
   )
-  for (const text of ['ON', 'true', '1', ' on'])
-    assert.equal(readConfig({ PETSTORE_FAULTS: text }, generated), E.left(['PETSTORE_FAULTS must be on or off']), text)
+})
+
+Config('names a PETSTORE_TEST_TARGET other than off or on, with the other bad settings', () => {
+  assert.equal(
+    readConfig({ PORT: 'abc', PETSTORE_TEST_TARGET: 'yes' }, generated),
+    E.left(['PORT must be an integer from 0 to 65535', 'PETSTORE_TEST_TARGET must be off or on']),
+  )
+  for (const text of ['ON', 'true', '1', ' on', 'per-key'])
+    assert.equal(readConfig({ PETSTORE_TEST_TARGET: text }, generated), E.left(['PETSTORE_TEST_TARGET must be off or on']), text)
 })
 
 Config('refuses a port beyond 65535', () => {
@@ -318,33 +339,42 @@ Config('The demo seed has at least 30 pets, every status, several categories and
   assert.ok(DEMO_PETS.some((pet) => /[^\x00-\x7f]/.test(pet.name)))
 })
 
-Config('refuses per-key sandboxes on MongoDB at start, saying why', () => {
+Config('refuses the test target on MongoDB at start, saying why', () => {
   const config = readConfig(
-    { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017/pets', PETSTORE_SANDBOXES: 'per-key' },
+    { PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017/pets', PETSTORE_TEST_TARGET: 'on' },
     generated,
   )
   assert.ok(E.isLeft(config))
   assert.match(
     E.isLeft(config) ? config.left.join('\n') : '',
-    /^PETSTORE_SANDBOXES=per-key needs the embedded store \(PETSTORE_STORE=memory\)/,
+    /^PETSTORE_TEST_TARGET=on needs the embedded store \(PETSTORE_STORE=memory\)/,
   )
   assert.ok(E.isRight(readConfig({ PETSTORE_STORE: 'mongodb', MONGODB_URI: 'mongodb://db.example:27017/pets' }, generated)))
 })
 
-Config('names a PETSTORE_SANDBOXES other than off or per-key', () => {
-  assert.equal(readConfig({ PETSTORE_SANDBOXES: 'on' }, generated), E.left(['PETSTORE_SANDBOXES must be off or per-key']))
+Config('a test-target override set while the test target is off stops start-up, naming it and the switch', () => {
+  for (const env of [{}, { PETSTORE_TEST_TARGET: 'off' }]) {
+    assert.equal(
+      readConfig({ ...env, PETSTORE_SANDBOX_MAX: '50', PETSTORE_SANDBOX_IDLE_SECONDS: '600' }, generated),
+      E.left([
+        'PETSTORE_SANDBOX_MAX is read only with PETSTORE_TEST_TARGET=on: unset it, or turn the test target on',
+        'PETSTORE_SANDBOX_IDLE_SECONDS is read only with PETSTORE_TEST_TARGET=on: unset it, or turn the test target on',
+      ]),
+    )
+  }
+  assert.ok(E.isRight(readConfig({ PETSTORE_SANDBOX_MAX: '', PETSTORE_SANDBOX_IDLE_SECONDS: '' }, generated)))
 })
 
 Config('names a PETSTORE_SANDBOX_MAX or PETSTORE_SANDBOX_IDLE_SECONDS that is not a whole number in range, each on its own line', () => {
   assert.equal(
-    readConfig({ PETSTORE_SANDBOX_MAX: '0', PETSTORE_SANDBOX_IDLE_SECONDS: '1h' }, generated),
+    readConfig({ PETSTORE_TEST_TARGET: 'on', PETSTORE_SANDBOX_MAX: '0', PETSTORE_SANDBOX_IDLE_SECONDS: '1h' }, generated),
     E.left([
       'PETSTORE_SANDBOX_MAX must be an integer from 1 to 100000',
       'PETSTORE_SANDBOX_IDLE_SECONDS must be an integer from 1 to 604800',
     ]),
   )
   assert.equal(
-    readConfig({ PETSTORE_SANDBOX_MAX: '100001', PETSTORE_SANDBOX_IDLE_SECONDS: '604801' }, generated),
+    readConfig({ PETSTORE_TEST_TARGET: 'on', PETSTORE_SANDBOX_MAX: '100001', PETSTORE_SANDBOX_IDLE_SECONDS: '604801' }, generated),
     E.left([
       'PETSTORE_SANDBOX_MAX must be an integer from 1 to 100000',
       'PETSTORE_SANDBOX_IDLE_SECONDS must be an integer from 1 to 604800',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { SETTINGS } from '../../src/main/settings.js'
+import { SETTING_GROUPS, SETTINGS } from '../../src/main/settings.js'
 import { variablesReadConfigReads } from '../support/settings-read.js'
 
 const ROOT = resolve(__dirname, '../../..')
@@ -13,12 +13,20 @@ Settings('the list --help shows names every variable readConfig reads, and no ot
   assert.equal(SETTINGS.map(({ name }) => name).sort(), [...variablesReadConfigReads()].sort())
 })
 
-Settings('the settings guide describes each setting of that list, in the same order, each under its own heading', () => {
+Settings('the settings guide describes each setting of that list, in the same groups and order, each under its own heading', () => {
   const guide = readFileSync(resolve(ROOT, 'docs/guides/settings.md'), 'utf8')
-  const headings = [...guide.matchAll(/^### `([A-Z_]+)`$/gm)].map((match) => match[1])
+  // Each `##` section of the guide with settings under it, and the `###` headings of those settings.
+  const groups = guide
+    .split(/^## /m)
+    .slice(1)
+    .map((section) => ({
+      title: section.slice(0, section.indexOf('\n')),
+      settings: [...section.matchAll(/^### `([A-Z_]+)`$/gm)].map((match) => match[1]),
+    }))
+    .filter(({ settings }) => settings.length > 0)
   assert.equal(
-    headings,
-    SETTINGS.map(({ name }) => name),
+    groups,
+    SETTING_GROUPS.map(({ title, settings }) => ({ title, settings: settings.map(({ name }) => name) })),
   )
 })
 

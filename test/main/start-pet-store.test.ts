@@ -83,13 +83,13 @@ Start('two startPetStore services run side by side in one process, each with its
 
 Start('startPetStore takes no setting from the environment of the process', async () => {
   const before = { ...process.env }
-  Object.assign(process.env, { PETSTORE_STORE: 'mongodb', NODE_ENV: 'production', PETSTORE_SANDBOXES: 'off', PORT: 'not-a-port' })
+  Object.assign(process.env, { PETSTORE_STORE: 'mongodb', NODE_ENV: 'production', PETSTORE_TEST_TARGET: 'off', PORT: 'not-a-port' })
   try {
     const petStore = await startPetStore()
     assert.is((await send(petStore.url, 'POST', '/v1/sandbox/reset', { key: petStore.key })).status, 204)
     await petStore.close()
   } finally {
-    for (const name of ['PETSTORE_STORE', 'NODE_ENV', 'PETSTORE_SANDBOXES', 'PORT']) {
+    for (const name of ['PETSTORE_STORE', 'NODE_ENV', 'PETSTORE_TEST_TARGET', 'PORT']) {
       if (before[name] === undefined) delete process.env[name]
       else process.env[name] = before[name]
     }

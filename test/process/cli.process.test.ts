@@ -6,12 +6,11 @@ import { variablesReadConfigReads } from '../support/settings-read.js'
 
 const Cli = suite('The petstore-service command (src/main/cli.ts)')
 
-Cli('--help lists every setting the service reads and the four options, and starts nothing', async () => {
+Cli('--help lists every setting the service reads and the three options, and starts nothing', async () => {
   const help = spawnService({}, MAIN, ['--help'])
   assert.is(await help.exited, 0)
   for (const name of variablesReadConfigReads()) assert.match(help.stdout(), new RegExp(`^  ${name} `, 'm'), name)
-  for (const option of ['port', 'seed', 'sandboxes', 'faults'])
-    assert.match(help.stdout(), new RegExp(`^  --${option} <value> `, 'm'), option)
+  for (const option of ['port', 'seed', 'test-target']) assert.match(help.stdout(), new RegExp(`^  --${option} <value> `, 'm'), option)
   assert.is(help.stderr(), '')
 })
 
@@ -22,11 +21,10 @@ Cli('a flag wins over its environment variable', async () => {
       PETSTORE_API_KEYS: TEST_KEY,
       PORT: 'not-a-port',
       PETSTORE_SEED: 'no-such-file.json',
-      PETSTORE_SANDBOXES: 'off',
-      PETSTORE_FAULTS: 'off',
+      PETSTORE_TEST_TARGET: 'off',
     },
     MAIN,
-    ['--port', '0', '--seed', 'demo', '--sandboxes', 'per-key', '--faults=on'],
+    ['--port', '0', '--seed', 'demo', '--test-target=on'],
   )
   const url = await waitForUrl(service)
   assert.is((await send(url, 'GET', '/v1/pets/6')).status, 200)
@@ -34,6 +32,46 @@ Cli('a flag wins over its environment variable', async () => {
   assert.is((await send(url, 'GET', '/v1/pets', { headers: { prefer: 'fault=503' } })).status, 503)
   service.child.kill('SIGTERM')
   assert.is(await service.exited, 0)
+})
+
+Cli('--help lists the settings in three groups: what an operator sets, features and tuning, the test target', async () => {
+  const help = spawnService({}, MAIN, ['--help'])
+  assert.is(await help.exited, 0)
+  const groups = [
+    [
+      'What an operator sets',
+      ['PORT', 'HOST', 'PETSTORE_API_KEYS', 'NODE_ENV', 'PETSTORE_STORE', 'MONGODB_URI', 'PETSTORE_CURSOR_SECRET', 'LOG_LEVEL'],
+    ],
+    [
+      'Optional features and tuning',
+      [
+        'PETSTORE_MONGODB_TIMEOUT_MS',
+        'PETSTORE_MONGODB_WRITE_CONCERN',
+        'PETSTORE_MAX_BODY_BYTES',
+        'PETSTORE_CORS_ORIGINS',
+        'PETSTORE_RATE_LIMIT',
+        'PETSTORE_METRICS',
+      ],
+    ],
+    ['The test target', ['PETSTORE_TEST_TARGET', 'PETSTORE_SANDBOX_MAX', 'PETSTORE_SANDBOX_IDLE_SECONDS', 'PETSTORE_SEED']],
+  ] as const
+  // Each heading line of the help ("…:") and the variables listed under it.
+  const listed = help
+    .stdout()
+    .split(/^(?=\S[^\n]*:$)/m)
+    .map((section): [string, string[]] => [
+      section.slice(0, section.indexOf(':\n')),
+      [...section.matchAll(/^ {2}([A-Z_]+) /gm)].map((match) => match[1] ?? ''),
+    ])
+    .filter(([, names]) => names.length > 0)
+  assert.equal(listed, groups)
+})
+
+Cli('the removed PETSTORE_SANDBOXES and PETSTORE_FAULTS stop start-up naming PETSTORE_TEST_TARGET=on', async () => {
+  const service = spawnService({ PETSTORE_SANDBOXES: 'per-key', PETSTORE_FAULTS: 'on' })
+  assert.is(await service.exited, 1)
+  for (const name of ['PETSTORE_SANDBOXES', 'PETSTORE_FAULTS'])
+    assert.match(service.stderr(), `${name} is no longer read: set PETSTORE_TEST_TARGET=on`)
 })
 
 Cli('a flag’s value is checked as its variable’s is: a bad one stops start-up naming the variable', async () => {

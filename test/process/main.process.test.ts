@@ -174,11 +174,11 @@ Main('When SIGTERM arrives during a request, then that request is answered and t
 })
 
 Main(
-  'When SIGTERM arrives during a delayed request (PETSTORE_FAULTS=on), then it is answered at once, without the delay, and the process exits 0',
+  'When SIGTERM arrives during a delayed request (PETSTORE_TEST_TARGET=on), then it is answered at once, without the delay, and the process exits 0',
   async () => {
-    const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_FAULTS: 'on' })
+    const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_TEST_TARGET: 'on' })
     const url = await waitForUrl(service)
-    await service.printed(/PETSTORE_FAULTS=on/)
+    await service.printed(/PETSTORE_TEST_TARGET=on/)
     // The contract is read first: after the signal the service takes no new connection.
     const contract = servedBy(url)
     await contract
@@ -235,8 +235,8 @@ Main('When a seed entry is refused, then it stops naming PETSTORE_SEED[index].fi
   assert.match(service.stderr(), 'PETSTORE_SEED[1].name: must be a string')
 })
 
-Main('When PETSTORE_SANDBOXES=per-key with the demo seed, then each key starts from the seed and resets its own sandbox', async () => {
-  const service = spawnService({ PETSTORE_API_KEYS: `${TEST_KEY},${OTHER_KEY}`, PETSTORE_SEED: 'demo', PETSTORE_SANDBOXES: 'per-key' })
+Main('When PETSTORE_TEST_TARGET=on with the demo seed, then each key starts from the seed and resets its own sandbox', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: `${TEST_KEY},${OTHER_KEY}`, PETSTORE_SEED: 'demo', PETSTORE_TEST_TARGET: 'on' })
   const url = await waitForUrl(service)
   try {
     assert.match(service.stdout(), 'each sandbox starts from the seed demo (36 pets)')
@@ -252,11 +252,11 @@ Main('When PETSTORE_SANDBOXES=per-key with the demo seed, then each key starts f
 })
 
 Main(
-  'When PETSTORE_SANDBOXES=per-key with PETSTORE_SANDBOX_MAX=1, then one sandbox is made at a time, and its key is never logged',
+  'When PETSTORE_TEST_TARGET=on with PETSTORE_SANDBOX_MAX=1, then one sandbox is made at a time, and its key is never logged',
   async () => {
     const service = spawnService({
       PETSTORE_API_KEYS: TEST_KEY,
-      PETSTORE_SANDBOXES: 'per-key',
+      PETSTORE_TEST_TARGET: 'on',
       PETSTORE_SANDBOX_MAX: '1',
       PETSTORE_SANDBOX_IDLE_SECONDS: '30',
     })

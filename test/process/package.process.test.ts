@@ -163,7 +163,7 @@ Package(
   async (context) => {
     const { install } = packedOf(context)
     const cli = process.env.npm_execpath
-    const args = ['exec', '--', 'petstore-service', '--port', '0', '--sandboxes', 'per-key', '--faults', 'on']
+    const args = ['exec', '--', 'petstore-service', '--port', '0', '--test-target', 'on']
     const spawned = performance.now()
     const service = started(cli === undefined ? 'npm' : process.execPath, cli === undefined ? args : [cli, ...args], install, {
       PETSTORE_API_KEYS: TEST_KEY,

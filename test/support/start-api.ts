@@ -185,7 +185,7 @@ export const startApi = async (
     /** A whole store (its shared ports and its readiness) instead of `pets` and `idempotency`. */
     readonly store?: Store
     readonly limits?: ServerLimits
-    /** The test target's parts, as PETSTORE_SANDBOXES=per-key (over this space) and PETSTORE_FAULTS=on mount them. */
+    /** The test target's parts, as PETSTORE_TEST_TARGET=on mounts them (sandboxes over this space). */
     readonly sandboxes?: SandboxSpace
     /** The keys of sandboxes made at run time; a registry with the defaults when omitted. */
     readonly madeKeys?: MadeKeys
