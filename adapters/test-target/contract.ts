@@ -17,9 +17,21 @@ const OVERLAYS: ReadonlyArray<readonly [file: string, applies: (parts: ContractP
   ['sandbox-faults.yaml', (parts) => parts.sandboxes && parts.faults],
 ]
 
+/**
+ * Each overlay, parsed once per process and copied for each instance: a test suite that starts many
+ * instances (startPetStore) would otherwise parse the same YAML for every one of them, and parsing
+ * costs far more than the copy. A copy, because the merged contract holds the overlay's objects.
+ */
+const parsedOverlays = new Map<string, Record<string, unknown>>()
+const overlay = (file: string): Record<string, unknown> => {
+  const parsed = parsedOverlays.get(file) ?? loadOpenApiDocument(resolve(OVERLAY_DIRECTORY, file))
+  parsedOverlays.set(file, parsed)
+  return structuredClone(parsed)
+}
+
 /** The contract an instance with these parts on serves: `document` with their overlays merged over it. */
 export const testTargetContract = (document: Readonly<Record<string, unknown>>, parts: ContractParts): Record<string, unknown> =>
   OVERLAYS.filter(([, applies]) => applies(parts)).reduce<Record<string, unknown>>(
-    (merged, [file]) => mergeOverlay(merged, loadOpenApiDocument(resolve(OVERLAY_DIRECTORY, file))) as Record<string, unknown>,
+    (merged, [file]) => mergeOverlay(merged, overlay(file)) as Record<string, unknown>,
     { ...document },
   )
