@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { parse } from 'yaml'
+import { PACKAGE_ROOT } from './package-root.js'
 
-/** docs/openapi.yaml, the contract; this module runs from dist/adapters/http after compilation. */
-const OPENAPI_FILE = resolve(__dirname, '../../../docs/openapi.yaml')
+/** docs/openapi.yaml, the contract. */
+const OPENAPI_FILE = resolve(PACKAGE_ROOT, 'docs/openapi.yaml')
 
 /** Reads the contract (or an overlay of it); the service serves it as JSON and the tests check responses against it. */
 export const loadOpenApiDocument = (file: string = OPENAPI_FILE): Record<string, unknown> =>

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path'
 import { loadOpenApiDocument, mergeOverlay } from '../http/openapi-document.js'
+import { PACKAGE_ROOT } from '../http/package-root.js'
 
-/** The test target's part of the contract: overlays of docs/openapi.yaml; this module runs from dist/adapters/test-target. */
-const OVERLAY_DIRECTORY = resolve(__dirname, '../../../docs/openapi-test-target')
+/** The test target's part of the contract: overlays of docs/openapi.yaml. */
+const OVERLAY_DIRECTORY = resolve(PACKAGE_ROOT, 'docs/openapi-test-target')
 
 /** The parts of the test target an instance has on. */
 export interface ContractParts {

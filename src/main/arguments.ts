@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { PACKAGE_ROOT } from '../../adapters/http/package-root.js'
 import { SETTING_GROUPS, SETTINGS } from './settings.js'
 
 /** What the command line asks for. */
@@ -9,8 +10,8 @@ type Invocation =
   | { readonly kind: 'refused'; readonly message: string }
 
 const COMMAND = 'petstore-service'
-/** The one description of every setting; this module runs from dist/src/main, or lib/src/main in the package. */
-const SETTINGS_GUIDE = resolve(__dirname, '../../../docs/guides/settings.md')
+/** The one description of every setting. */
+const SETTINGS_GUIDE = resolve(PACKAGE_ROOT, 'docs/guides/settings.md')
 
 const OPTIONED = SETTINGS.flatMap(({ name, option }) => (option === undefined ? [] : [{ name, option }]))
 const OPTIONS = {

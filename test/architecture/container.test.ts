@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
-const ROOT = resolve(__dirname, '../../..')
 const read = (file: string): string => readFileSync(resolve(ROOT, file), 'utf8')
 
 /** The instructions of the Dockerfile's last stage, the image that runs, continuation lines joined. */

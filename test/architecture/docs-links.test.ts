@@ -3,8 +3,8 @@ import { resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readDocuments } from '../support/documents.js'
+import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
-const ROOT = resolve(__dirname, '../../..')
 const REMARK = resolve(ROOT, 'node_modules/.bin/remark')
 
 /** What `npm run docs:check` does, on the given files. */

@@ -3,8 +3,8 @@ import { resolve } from 'node:path'
 import { minVersion, satisfies } from 'semver'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
-const ROOT = resolve(__dirname, '../../..')
 const read = (file: string): unknown => JSON.parse(readFileSync(resolve(ROOT, file), 'utf8'))
 
 interface Manifest {

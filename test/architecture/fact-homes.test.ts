@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
@@ -7,8 +7,7 @@ import { KEY_IN_USE_RETRY_AFTER_SECONDS, RETRY_AFTER_SECONDS } from '../../adapt
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../../src/domain/list-pets.js'
 import { readDocuments } from '../support/documents.js'
-
-const ROOT = resolve(__dirname, '../../..')
+import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
 /** How each fact a client sees is written when it is stated (case-insensitive). */
 const FACTS: ReadonlyArray<{ readonly fact: string; readonly stated: RegExp }> = [

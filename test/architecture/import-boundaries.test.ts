@@ -4,8 +4,7 @@ import { pathToFileURL } from 'node:url'
 import type { ESLint as ESLintClass, Linter } from 'eslint'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-
-const ROOT = resolve(__dirname, '../../..')
+import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
 interface Modules {
   readonly ESLint: typeof ESLintClass

@@ -4,8 +4,8 @@ import { resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
+import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
-const ROOT = resolve(__dirname, '../../..')
 const WORKFLOW = resolve(ROOT, '.github/workflows/ci.yml')
 
 const Workflow = suite('The GitHub Actions workflow')

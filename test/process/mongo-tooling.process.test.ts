@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
-const ROOT = resolve(__dirname, '../../..')
 /**
  * Only a guard against a run that hangs, so that the test fails instead: far beyond how long any of
  * these runs takes, however busy the machine.

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
-
-const ROOT = resolve(__dirname, '../../..')
+import { join, relative } from 'node:path'
+import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
 export interface Document {
   /** From the repository's root, such as `docs/guides/paging.md`. */

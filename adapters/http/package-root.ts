@@ -1,0 +1,18 @@
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+
+/**
+ * The nearest folder at or above `from` that holds a package.json. Modules that read the package's
+ * own files (the contract, its overlays, the reference page, the settings guide) run from their
+ * TypeScript source (`npm run test:fast`), from dist/ after a build and from lib/ in the installed
+ * package: a fixed count of `..` fits only one of them, the package's root fits all three.
+ */
+const packageRootOf = (from: string): string => {
+  if (existsSync(join(from, 'package.json'))) return from
+  const parent = dirname(from)
+  if (parent === from) throw new Error('no package.json above the module')
+  return packageRootOf(parent)
+}
+
+/** The root of this package. */
+export const PACKAGE_ROOT = packageRootOf(__dirname)
