@@ -1,62 +1,138 @@
 import { spawn } from 'node:child_process'
-import { resolve } from 'node:path'
+import { readdirSync, rmSync, statSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { join, resolve } from 'node:path'
+import { PACKAGE_ROOT as ROOT } from '../adapters/http/package-root.js'
 import { shownLines, skipReasons, totalOf } from './test-output.js'
 
 /**
- * The last step of `npm test`: every test file under c8, then the coverage table and its
- * thresholds, then the verdict where a reader looks, on the last lines: how many tests passed,
- * failed and were skipped, and which suites could not run here and why. Arguments are passed to
- * uvu: `node dist/scripts/run-tests.js http` runs only the test files whose path matches `http`.
+ * The last step of `npm test`: every test file, with coverage, beside the lint, format and link
+ * checks, then the coverage table and its thresholds, then the verdict where a reader looks, on the
+ * last lines: how many tests passed, failed and were skipped, and which suites could not run here
+ * and why. An argument picks the test files whose path under test/ matches it, without coverage
+ * or checks: `node dist/scripts/run-tests.js http`. Run from its TypeScript source by tsx
+ * (`npm run test:fast`), it runs the test sources, so no build comes first.
  */
-const ROOT = resolve(__dirname, '../..')
+const FROM_SOURCE = __filename.endsWith('.ts')
+const TESTS = FROM_SOURCE ? resolve(ROOT, 'test') : resolve(ROOT, 'dist/test')
+/** c8 reads what every process wrote here (Node writes it wherever NODE_V8_COVERAGE points). */
+const COVERAGE = resolve(ROOT, 'coverage/tmp')
 const bin = (name: string): string => resolve(ROOT, 'node_modules/.bin', name)
 
-/**
- * Runs a command, streaming its output through line by line, and resolves with its exit code and
- * all it printed. Skip lines are held back: the verdict lists each reason once.
- */
-const run = (command: string, args: ReadonlyArray<string>): Promise<{ code: number; output: string }> =>
+interface Finished {
+  readonly code: number
+  readonly output: string
+}
+
+/** Runs a command and resolves with its exit code and all it printed, held back so that parallel runs never interleave. */
+const run = (command: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): Promise<Finished> =>
   new Promise((done) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
-    let pending = ''
-    const pass = (lines: ReadonlyArray<string>): void => {
-      process.stdout.write(shownLines(lines).join(''))
-    }
-    child.stdout.setEncoding('utf8')
-    child.stdout.on('data', (text: string) => {
-      output += text
-      const lines = (pending + text).split(/(?<=\n)/)
-      pending = lines.at(-1)?.endsWith('\n') === true ? '' : (lines.pop() ?? '')
-      pass(lines)
-    })
-    child.on('close', (code) => {
-      pass([pending])
-      done({ code: code ?? 1, output })
-    })
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text))
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text))
+    child.on('close', (code) => done({ code: code ?? 1, output }))
   })
 
-const main = async (): Promise<void> => {
-  // Only test files, of those whose path matches the argument when one is given.
-  const pattern = `(?:${process.argv[2] ?? ''}).*\\.test\\.js$`
+/** Shows what a finished run printed, but its skip lines: the verdict lists each reason once. */
+const show = (finished: Finished): Finished => {
+  process.stdout.write(shownLines(finished.output.split(/(?<=\n)/)).join(''))
+  return finished
+}
+
+/** The test files to run, relative to TESTS, largest first (a rough measure of how long each takes). */
+const testFiles = (pattern: RegExp): ReadonlyArray<string> =>
+  readdirSync(TESTS, { recursive: true, encoding: 'utf8' })
+    .map((file) => file.split('\\').join('/'))
+    .filter((file) => pattern.test(file))
+    .map((file) => ({ file, size: statSync(join(TESTS, file)).size }))
+    .sort((a, b) => b.size - a.size)
+    .map(({ file }) => file)
+
+/**
+ * The files dealt into `count` groups of about equal size: one uvu process runs each group, and
+ * more groups than processes at once lets a lane that finishes early take the next one.
+ */
+const groupsOf = (files: ReadonlyArray<string>, count: number): ReadonlyArray<ReadonlyArray<string>> => {
+  const groups = Array.from({ length: Math.min(count, files.length) }, () => ({ files: [] as string[], size: 0 }))
+  for (const file of files) {
+    const smallest = groups.reduce((least, group) => (group.size < least.size ? group : least))
+    smallest.files.push(file)
+    smallest.size += statSync(join(TESTS, file)).size
+  }
+  return groups.map((group) => group.files)
+}
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Runs uvu over each group, `lanes` groups at a time. */
+const runGroups = async (groups: ReadonlyArray<ReadonlyArray<string>>, lanes: number, env: NodeJS.ProcessEnv): Promise<Finished[]> => {
   // uvu colours by default, even into a file or a pipe; only a terminal gets colours.
   const colour = process.stdout.isTTY ? [] : ['--no-color']
-  const tests = await run(bin('c8'), ['--reporter=none', '--check-coverage=false', bin('uvu'), 'dist/test', pattern, ...colour])
-  const coverage = process.argv[2] === undefined ? await run(bin('c8'), ['report']) : { code: 0, output: '' }
-  const total = totalOf(tests.output, 'Total')
-  const passed = totalOf(tests.output, 'Passed')
-  const skipped = totalOf(tests.output, 'Skipped')
+  const loader = FROM_SOURCE ? ['--import', 'tsx'] : []
+  const uvu = resolve(ROOT, 'node_modules/uvu/bin.js')
+  const queue = [...groups]
+  const finished: Finished[] = []
+  const lane = async (): Promise<void> => {
+    for (let group = queue.shift(); group !== undefined; group = queue.shift()) {
+      const only = `^(?:${group.map(escaped).join('|')})$`
+      finished.push(show(await run(process.execPath, [...loader, uvu, TESTS, only, ...colour], env)))
+    }
+  }
+  await Promise.all(Array.from({ length: lanes }, lane))
+  return finished
+}
+
+/**
+ * Test files run after the others, alone: a browser is the heaviest thing a test starts, and its
+ * page is the slowest to answer while the other suites keep both cores busy.
+ */
+const APART = /^browser\//
+
+/** The checks `npm test` runs beside the tests, each as its npm script says. */
+const CHECKS = ['lint', 'format:check', 'docs:check']
+
+const main = async (): Promise<void> => {
+  const selection = process.argv[2]
+  const full = selection === undefined
+  const files = testFiles(new RegExp(`(?:${selection ?? ''}).*\\.test\\.${FROM_SOURCE ? 'ts' : 'js'}$`))
+  const lanes = Math.max(2, availableParallelism())
+  rmSync(COVERAGE, { recursive: true, force: true })
+  const env = full ? { ...process.env, NODE_V8_COVERAGE: COVERAGE } : process.env
+  const apart = files.filter((file) => APART.test(file))
+  const [together, checks] = await Promise.all([
+    runGroups(
+      groupsOf(
+        files.filter((file) => !APART.test(file)),
+        lanes * 3,
+      ),
+      lanes,
+      env,
+    ),
+    // The checks wait on nothing the tests do, so they run in the time the tests spend waiting.
+    full ? Promise.all(CHECKS.map(async (check) => ({ check, ...show(await run('npm', ['run', '--silent', check])) }))) : [],
+  ])
+  const results = [...together, ...(await runGroups(apart.length === 0 ? [] : [apart], 1, env))]
+  const coverage = full ? show(await run(bin('c8'), ['report'])) : { code: 0, output: '' }
+  const output = results.map((result) => result.output).join('')
+  const testsPassed = results.every((result) => result.code === 0)
+  const failedChecks = checks.filter((check) => check.code !== 0).map((check) => check.check)
+  const total = totalOf(output, 'Total')
+  const passed = totalOf(output, 'Passed')
+  const skipped = totalOf(output, 'Skipped')
   // uvu's Total counts the tests that ran; skipped ones are apart.
-  const failed = tests.code === 0 ? total - passed : Math.max(1, total - passed)
+  const failed = testsPassed ? total - passed : Math.max(1, total - passed)
+  const ok = testsPassed && coverage.code === 0 && failedChecks.length === 0
   const lines = [
     '',
     '─'.repeat(72),
-    ...skipReasons(tests.output),
+    ...skipReasons(output),
+    ...failedChecks.map((check) => `npm run ${check}: failed (see its output above)`),
     ...(coverage.code === 0 ? [] : ['coverage: below the thresholds of .c8rc.json (see the table above)']),
-    `npm test: ${passed} passed, ${failed} failed, ${skipped} skipped${tests.code === 0 && coverage.code === 0 ? '' : ' (FAILED)'}`,
+    `npm test: ${passed} passed, ${failed} failed, ${skipped} skipped${ok ? '' : ' (FAILED)'}`,
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
-  process.exit(tests.code === 0 && coverage.code === 0 ? 0 : 1)
+  process.exit(ok ? 0 : 1)
 }
 
 void main()

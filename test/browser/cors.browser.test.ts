@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import { type Browser, chromium } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { withChromium } from '../support/chromium.js'
+import { SHOWN_WITHIN_MS, withChromium } from '../support/chromium.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
@@ -52,7 +52,7 @@ withChromium(
         await api.request('POST', '/v1/pets', { body: aNewPet({ name: 'Origin' }) })
         const page = await browser.newPage()
         await page.goto(pageOrigin)
-        await page.locator('#out', { hasNotText: 'waiting' }).waitFor({ timeout: 15_000 })
+        await page.locator('#out', { hasNotText: 'waiting' }).waitFor({ timeout: SHOWN_WITHIN_MS })
         const seen = JSON.parse((await page.locator('#out').textContent()) ?? '{}') as {
           status: number
           link: string

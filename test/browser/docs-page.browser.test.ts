@@ -1,7 +1,7 @@
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { withChromium } from '../support/chromium.js'
+import { SHOWN_WITHIN_MS, withChromium } from '../support/chromium.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
@@ -40,7 +40,7 @@ withChromium(
       page.on('pageerror', (error) => errors.push(error.message))
       await page.goto(`${api.baseUrl}/docs`)
       for (const operation of ['listPets', 'createPet', 'getPet']) {
-        await page.locator(`#operations-pets-${operation}`).waitFor({ timeout: 15_000 })
+        await page.locator(`#operations-pets-${operation}`).waitFor({ timeout: SHOWN_WITHIN_MS })
       }
       assert.ok(await page.locator('#operations-pets-getPet.opblock-deprecated').isVisible())
       assert.not.ok(await page.locator('#operations-pets-listPets.opblock-deprecated').isVisible())
@@ -52,7 +52,7 @@ withChromium(
       async ({ api, page }) => {
         await page.setViewportSize({ width: 1280, height: 900 })
         await page.goto(`${api.baseUrl}/docs`)
-        await page.locator('#operations-pets-getPet').waitFor({ timeout: 15_000 })
+        await page.locator('#operations-pets-getPet').waitFor({ timeout: SHOWN_WITHIN_MS })
         for (const operation of ['listPets', 'createPet', 'getPet']) {
           const row = await page.locator(`#operations-pets-${operation}`).boundingBox()
           assert.ok(row !== null && row.y >= 0 && row.y + row.height <= 900, `${operation} row at ${JSON.stringify(row)}`)
@@ -76,7 +76,7 @@ withChromium(
       await page.locator('#operations-pets-listPets .opblock-summary-control').click()
       await page.locator('#operations-pets-listPets button.execute').click()
       const status = page.locator('#operations-pets-listPets .live-responses-table tr.response .response-col_status').first()
-      await status.waitFor({ timeout: 15_000 })
+      await status.waitFor({ timeout: SHOWN_WITHIN_MS })
       assert.is((await status.innerText()).trim(), '200')
       assert.match(await page.locator('#operations-pets-listPets .live-responses-table').innerText(), 'Seen-From-The-Browser')
     })

@@ -2,7 +2,7 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { withChromium } from '../support/chromium.js'
+import { SHOWN_WITHIN_MS, withChromium } from '../support/chromium.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
@@ -14,11 +14,6 @@ interface Context {
 }
 
 const NAME = 'The sandbox inspector page in Chromium'
-/**
- * How long a test waits for the page to show something (it polls the journal every second): a bound
- * on a hung page only, far beyond what a busy machine takes to fetch and render.
- */
-const SHOWN_WITHIN_MS = 15_000
 const Inspector = suite<Context>(NAME, {} as Context)
 
 withChromium(
@@ -83,30 +78,30 @@ withChromium(
       await api.request('GET', '/v1/pets/1')
       await api.request('GET', '/v1/pets/99')
       const rows = page.locator('#journal tr')
-      await rows.nth(3).waitFor({ timeout: 5_000 })
+      await rows.nth(3).waitFor({ timeout: SHOWN_WITHIN_MS })
       const texts = async (): Promise<string[]> => (await rows.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim())
       assert.match((await texts()).join('\n'), /^4 \S+ GET \/v1\/pets\/99 getPet 404/)
       await page.locator('#filter-operation').selectOption('getPet')
-      await page.locator('#status').getByText('2 requests with operation getPet.').waitFor({ timeout: 5_000 })
+      await page.locator('#status').getByText('2 requests with operation getPet.').waitFor({ timeout: SHOWN_WITHIN_MS })
       assert.equal(
         (await texts()).map((text) => text.split(' ')[0]),
         ['4', '3'],
       )
       await page.locator('#filter-status').fill('404')
       await page.locator('#filter-status').press('Enter')
-      await page.locator('#status').getByText('1 request with operation getPet, status 404.').waitFor({ timeout: 5_000 })
+      await page.locator('#status').getByText('1 request with operation getPet, status 404.').waitFor({ timeout: SHOWN_WITHIN_MS })
       assert.match((await texts()).join('\n'), /^4 \S+ GET \/v1\/pets\/99 getPet 404$/)
       await page.locator('#filter-operation').selectOption('')
       await page.locator('#filter-status').fill('')
       await page.locator('#filter-status').press('Enter')
       await page.locator('#filter-method').selectOption('POST')
-      await page.locator('#status').getByText('1 request with method POST.').waitFor({ timeout: 5_000 })
+      await page.locator('#status').getByText('1 request with method POST.').waitFor({ timeout: SHOWN_WITHIN_MS })
       assert.match((await texts()).join('\n'), /^1 \S+ POST \/v1\/pets createPet 201$/)
       assert.equal(errors, [])
       // A filter the service refuses: its message, and no rows; the browser logs the 400 itself.
       await page.locator('#filter-status').fill('abc')
       await page.locator('#filter-status').press('Enter')
-      await page.locator('#status').getByText('status: must be an integer from 100 to 599').waitFor({ timeout: 5_000 })
+      await page.locator('#status').getByText('status: must be an integer from 100 to 599').waitFor({ timeout: SHOWN_WITHIN_MS })
       assert.is(await rows.count(), 0)
       assert.ok(
         errors.every((error) => error.includes('status of 400')),
