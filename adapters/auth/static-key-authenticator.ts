@@ -16,15 +16,16 @@ interface ConfiguredKey {
 }
 
 /**
- * Compares in time that depends on the configured key's length only: the presented bytes are copied
+ * Compares in time that depends on the configured key's length only: the presented key is written
  * into a buffer of the key's length (zeroed first) before timingSafeEqual, so neither content nor
- * length of the presented key shortens the comparison. No per-request hashing or allocation.
+ * length of the presented key shortens the comparison. No per-request hashing or allocation: the key
+ * is encoded straight into the reused buffer, and its full UTF-8 length is counted, not copied.
  */
-const matches = (presented: Buffer, { bytes, candidate }: ConfiguredKey): boolean => {
+const matches = (presented: string, presentedBytes: number, { bytes, candidate }: ConfiguredKey): boolean => {
   candidate.fill(0)
-  presented.copy(candidate)
+  candidate.write(presented, 'utf8')
   const sameBytes = timingSafeEqual(candidate, bytes)
-  return sameBytes && presented.length === bytes.length
+  return sameBytes && presentedBytes === bytes.length
 }
 
 /**
@@ -39,10 +40,10 @@ export const staticKeyAuthenticator = (keys: ReadonlyArray<string>): Authenticat
   }))
   return {
     authenticate: (apiKey) => {
-      const presented = Buffer.from(apiKey, 'utf8')
+      const presentedBytes = Buffer.byteLength(apiKey, 'utf8')
       let client: Client | undefined
       for (const key of configured) {
-        if (matches(presented, key)) client = key.client
+        if (matches(apiKey, presentedBytes, key)) client = key.client
       }
       return client === undefined ? TE.left(unauthorized('invalid')) : TE.right(client)
     },

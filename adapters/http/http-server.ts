@@ -110,7 +110,8 @@ const requestsInFlight = () => {
       answeredEarly.delete(socket)
       const ofSocket = requests.get(socket) ?? new Map<IncomingMessage, ServerResponse>()
       requests.set(socket, ofSocket.set(request, response))
-      response.once('close', () => {
+      // `on`, not `once`: a response closes once, and once's wrapper cost a listener more per request.
+      response.on('close', () => {
         // Answered before its body was all received: Node reads the rest and discards it.
         if (response.writableFinished && !request.complete) answeredEarly.add(socket)
         ofSocket.delete(request)
