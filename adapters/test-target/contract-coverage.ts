@@ -1,4 +1,4 @@
-import { OPERATIONS, type Operation } from './fault-script.js'
+import { OPERATIONS, type Operation } from './fault-rule.js'
 import { answeredCode } from './answered-code.js'
 import type { JournalEntry, RequestJournal } from './request-journal.js'
 

@@ -8,21 +8,19 @@ import {
   FAULT_NAMES,
   type FaultName,
   type FaultRule,
-  type FaultScripts,
   MAX_DELAY_MS,
   MAX_RETRY_AFTER_SECONDS,
-  NEEDS_BODY,
   NETWORK_FAULTS,
   type Operation,
-  type ScriptedRequest,
-} from './fault-script.js'
+} from './fault-rule.js'
+import { type FaultScripts, NEEDS_BODY, type ScriptedRequest } from './fault-script.js'
 import { FORCED_STATUSES, type FaultSource, type ForcedStatus, forcedFailure } from '../http/http-failures.js'
 import { withInsertDelay } from './insert-delay.js'
 import type { JsonBodyState } from '../http/json-body.js'
 import { parsePrefer } from './prefer.js'
 import { rawHeadLines } from '../http/raw-head.js'
 
-export { MAX_DELAY_MS } from './fault-script.js'
+export { MAX_DELAY_MS } from './fault-rule.js'
 
 /** What a request asks of this service in `Prefer`; a preference it does not understand is absent. */
 interface FaultPreferences {

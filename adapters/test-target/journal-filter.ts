@@ -2,7 +2,7 @@ import { METHODS } from 'node:http'
 import * as E from 'fp-ts/Either'
 import { safeIntegerText } from '../../src/domain/integer-text.js'
 import { echoed } from '../http/error-response.js'
-import { FAULT_NAMES, type FaultName, OPERATIONS, type Operation } from './fault-script.js'
+import { FAULT_NAMES, type FaultName, OPERATIONS, type Operation } from './fault-rule.js'
 import type { JournalEntry } from './request-journal.js'
 
 /** A request header an entry must have been sent with: by name (in lower case), with exactly `value` when given. */

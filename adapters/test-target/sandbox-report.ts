@@ -5,7 +5,7 @@ import type { AuthState } from '../http/auth.js'
 import { sendFailure } from '../http/error-response.js'
 import { JSON_TYPE } from '../http/etag.js'
 import { type ContractCoverage, type Coverage, declaredResponses } from './contract-coverage.js'
-import { FAULT_NAMES } from './fault-script.js'
+import { FAULT_NAMES } from './fault-rule.js'
 import { type Finding, findingsOf } from './findings.js'
 import type { RequestJournal } from './request-journal.js'
 
