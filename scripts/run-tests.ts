@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process'
+import { fork, spawn } from 'node:child_process'
 import { readdirSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PACKAGE_ROOT as ROOT } from '../adapters/http/package-root.js'
+import type { LaneFile } from './test-lane.js'
 import { shownLines, skipReasons, totalOf } from './test-output.js'
 
 /**
@@ -50,37 +51,27 @@ const testFiles = (pattern: RegExp): ReadonlyArray<string> =>
     .map(({ file }) => file)
 
 /**
- * The files dealt into `count` groups of about equal size: one uvu process runs each group, and
- * more groups than processes at once lets a lane that finishes early take the next one.
+ * Runs the files in `lanes` processes (scripts/test-lane.ts) at once, each taking the next file
+ * when it is free, largest first; resolves with what each lane printed.
  */
-const groupsOf = (files: ReadonlyArray<string>, count: number): ReadonlyArray<ReadonlyArray<string>> => {
-  const groups = Array.from({ length: Math.min(count, files.length) }, () => ({ files: [] as string[], size: 0 }))
-  for (const file of files) {
-    const smallest = groups.reduce((least, group) => (group.size < least.size ? group : least))
-    smallest.files.push(file)
-    smallest.size += statSync(join(TESTS, file)).size
-  }
-  return groups.map((group) => group.files)
-}
-
-const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
-/** Runs uvu over each group, `lanes` groups at a time. */
-const runGroups = async (groups: ReadonlyArray<ReadonlyArray<string>>, lanes: number, env: NodeJS.ProcessEnv): Promise<Finished[]> => {
-  // uvu colours by default, even into a file or a pipe; only a terminal gets colours.
-  const colour = process.stdout.isTTY ? [] : ['--no-color']
-  const loader = FROM_SOURCE ? ['--import', 'tsx'] : []
-  const uvu = resolve(ROOT, 'node_modules/uvu/bin.js')
-  const queue = [...groups]
-  const finished: Finished[] = []
-  const lane = async (): Promise<void> => {
-    for (let group = queue.shift(); group !== undefined; group = queue.shift()) {
-      const only = `^(?:${group.map(escaped).join('|')})$`
-      finished.push(show(await run(process.execPath, [...loader, uvu, TESTS, only, ...colour], env)))
-    }
-  }
-  await Promise.all(Array.from({ length: lanes }, lane))
-  return finished
+const runLanes = async (files: ReadonlyArray<string>, lanes: number, env: NodeJS.ProcessEnv): Promise<Finished[]> => {
+  const queue = [...files]
+  const lane = (): Promise<Finished> =>
+    new Promise((done) => {
+      const loader = FROM_SOURCE ? ['--import', 'tsx'] : []
+      const script = resolve(__dirname, `test-lane.${FROM_SOURCE ? 'ts' : 'js'}`)
+      const child = fork(script, { cwd: ROOT, env, execArgv: loader, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+      let output = ''
+      child.stdout?.setEncoding('utf8').on('data', (text: string) => (output += text))
+      child.stderr?.setEncoding('utf8').on('data', (text: string) => (output += text))
+      child.on('message', () => {
+        const file = queue.shift()
+        const next: LaneFile = file === undefined ? { done: true } : { name: file, file: join(TESTS, file) }
+        child.send(next)
+      })
+      child.on('close', (code) => done(show({ code: code ?? 1, output })))
+    })
+  return Promise.all(Array.from({ length: Math.min(lanes, files.length) }, lane))
 }
 
 /**
@@ -101,18 +92,15 @@ const main = async (): Promise<void> => {
   const env = full ? { ...process.env, NODE_V8_COVERAGE: COVERAGE } : process.env
   const apart = files.filter((file) => APART.test(file))
   const [together, checks] = await Promise.all([
-    runGroups(
-      groupsOf(
-        files.filter((file) => !APART.test(file)),
-        lanes * 3,
-      ),
+    runLanes(
+      files.filter((file) => !APART.test(file)),
       lanes,
       env,
     ),
     // The checks wait on nothing the tests do, so they run in the time the tests spend waiting.
     full ? Promise.all(CHECKS.map(async (check) => ({ check, ...show(await run('npm', ['run', '--silent', check])) }))) : [],
   ])
-  const results = [...together, ...(await runGroups(apart.length === 0 ? [] : [apart], 1, env))]
+  const results = [...together, ...(await runLanes(apart, 1, env))]
   const coverage = full ? show(await run(bin('c8'), ['report'])) : { code: 0, output: '' }
   const output = results.map((result) => result.output).join('')
   const testsPassed = results.every((result) => result.code === 0)
