@@ -24,10 +24,10 @@ export interface AccessLogOptions {
 }
 
 /** The status logged and counted for a request whose connection ended before it had all arrived. */
-export const CONNECTION_LOST_STATUS = 499
+const CONNECTION_LOST_STATUS = 499
 
 /** The longest path a log line carries; a longer one is cut there and marked with `…`. */
-export const MAX_LOGGED_PATH = 200
+const MAX_LOGGED_PATH = 200
 
 /** The path as the client sent it (percent-escapes kept, no query, any API key redacted), bounded for the log. */
 export const loggedPath = (sent: string, redact: Redact): string => {

@@ -6,7 +6,7 @@ import { NumberText } from '../../src/domain/integer-text.js'
  * concatenation, with the keys in the default sort order (UTF-16 code units, as `<` compares):
  * a body's cost must stay close to the cost of parsing it, however many keys it has.
  */
-export const canonicalJson = (value: unknown): string => {
+const canonicalJson = (value: unknown): string => {
   // A literal JSON.parse would round is fingerprinted as the client wrote it.
   if (value instanceof NumberText) return value.text
   if (Array.isArray(value)) {
