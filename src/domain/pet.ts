@@ -22,7 +22,7 @@ export const PetStatus = ruleCodec<PetStatus>('PetStatus', (input) =>
 )
 
 /** A non-empty, well-formed Unicode string of at most MAX_NAME_LENGTH code points, kept byte-exact. */
-export const PetName = ruleCodec<string>('PetName', (input) => {
+const PetName = ruleCodec<string>('PetName', (input) => {
   if (typeof input !== 'string') return required(input, 'must be a string')
   if (input.length === 0) return 'must not be empty'
   // A string of at most MAX code units has at most MAX code points: count them only when needed.
