@@ -7,6 +7,7 @@ import { ladderPart } from './part-ladder.js'
 import { limitPart } from './part-limit.js'
 import { scalingPart } from './part-scaling.js'
 import { servicePart } from './part-service.js'
+import { testTargetPart } from './part-test-target.js'
 import { printSummary } from './report.js'
 import { QUICK, ROUNDS, SECONDS } from './scenarios.js'
 import { SERVER_CORE } from './servers.js'
@@ -16,8 +17,8 @@ import { SERVER_CORE } from './servers.js'
  * minimal server (the limit); the composed service against the minimal server and against a
  * straightforward build of the same operations on the same libraries, with each feature that has a
  * setting turned off in turn (what each costs); getPet and listPets built up a layer at a time; the
- * service against json-server; what hostile bodies cost; how list and get scale to 1,000,000 pets
- * created over HTTP and the memory that takes.
+ * service against json-server; test-target mode against the default mode and WireMock; what hostile
+ * bodies cost; how list and get scale to 1,000,000 pets created over HTTP and the memory that takes.
  * Rounds alternate between the servers compared, so that a noisy moment of the machine hits them
  * all. Figures only: each is printed beside its target, again in a summary at the end, and nothing
  * here passes or fails (docs/performance.md).
@@ -27,6 +28,7 @@ const PARTS: ReadonlyArray<readonly [string, () => Promise<void>]> = [
   ['service', servicePart],
   ['ladder', ladderPart],
   ['json-server', jsonServerPart],
+  ['test-target', testTargetPart],
   ['hostile', hostilePart],
   ['scaling', scalingPart],
 ]
