@@ -1,25 +1,33 @@
-import { median, requestsOf, runWrk, waitForQuiet, wrk } from './measure.js'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { LOAD_CORE, median, requestsOf, waitForQuiet, wrk } from './measure.js'
 import { pad, summarise, verdict } from './report.js'
 import { CONNECTIONS, GET, KEY, ROUNDS, SCENARIOS, type Scenario, TARGETS, scratchFile } from './scenarios.js'
-import { SERVICE, type Server, residentMb, startServer, stopServer } from './servers.js'
+import { SERVICE, type Server, hasEnded, residentMb, startServer, stopServer } from './servers.js'
 
 const MANY = 1_000_000
 
+/** What the create script writes once it has stopped sending. */
+const STOPPED = 'creates answered'
+
 /**
  * A wrk script that creates `count` pets, the seed's names, categories and statuses in turn, then
- * only reads one pet until it stops itself: it stops once every create has surely been answered
- * (`count` answers and one more per connection), so that no create is sent twice or left out.
+ * stops its thread once every create has surely been answered (`count` answers and one more per
+ * connection): no create is sent twice or left out. It only reads one pet after the last create.
+ * wrk calls `request` once before it connects, to check the script, and never sends that request:
+ * the count starts below zero for it.
  */
 const createScript = (count: number): string =>
   scratchFile(
     `create-${count}.lua`,
-    `local limit = ${count}\nlocal sent = 0\nlocal answered = 0\nlocal statuses = {"available", "pending", "sold"}\n` +
+    `local limit = ${count}\nlocal sent = -1\nlocal answered = 0\nlocal statuses = {"available", "pending", "sold"}\n` +
       `wrk.headers["Content-Type"] = "application/json"\n` +
-      `request = function()\n  sent = sent + 1\n  if sent > limit then return wrk.format("GET", "/v1/pets/1") end\n` +
+      `request = function()\n  sent = sent + 1\n  if sent < 1 or sent > limit then return wrk.format("GET", "/v1/pets/1") end\n` +
       `  local i = sent - 1\n` +
       `  return wrk.format("POST", "/v1/pets", nil, '{"name":"pet ' .. i .. '","categoryId":' .. (i % 10) .. ',"status":"' .. statuses[i % 3 + 1] .. '"}')\n` +
       `end\n` +
-      `response = function(status)\n  answered = answered + 1\n  if answered >= limit + ${CONNECTIONS} then wrk.thread:stop() end\nend\n`,
+      `response = function(status)\n  answered = answered + 1\n` +
+      `  if answered == limit + ${CONNECTIONS} then\n    io.write("${STOPPED}\\n")\n    wrk.thread:stop()\n  end\nend\n`,
   )
 
 const statusOf = async (server: Server, path: string): Promise<number> => {
@@ -28,16 +36,34 @@ const statusOf = async (server: Server, path: string): Promise<number> => {
   return response.status
 }
 
-/** Creates `count` pets in an empty service over HTTP, as clients would; checks that exactly `count` exist. */
+/**
+ * Creates `count` pets in an empty service over HTTP, as clients would, and checks that exactly
+ * `count` exist; the seconds it took. wrk runs until its duration ends even when its script has
+ * stopped sending, so it is interrupted (it prints its figures then) once the last pet exists.
+ */
 const createOverHttp = async (server: Server, count: number): Promise<number> => {
   waitForQuiet([server])
   const started = performance.now()
-  const output = runWrk(server, [`-c${CONNECTIONS}`, '-d3600s', '--timeout', '30s', '-s', createScript(count), `${server.url}/v1/pets`])
-  const seconds = (performance.now() - started) / 1000
+  const args = ['-c', LOAD_CORE, 'wrk', '-t1', '-H', `Authorization: Bearer ${KEY}`, `-c${CONNECTIONS}`, '-d3600s', '--timeout', '30s']
+  const load = spawn('taskset', [...args, '-s', createScript(count), `${server.url}/v1/pets`], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let output = ''
+  load.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const ended = once(load, 'close')
+  let seconds: number
+  try {
+    while ((await statusOf(server, `/v1/pets/${count}`)) !== 200) {
+      const stopped = load.exitCode !== null || output.includes(STOPPED) || hasEnded(server)
+      if (stopped && (await statusOf(server, `/v1/pets/${count}`)) !== 200) throw new Error(`the creates ended before pet ${count} existed`)
+      await new Promise((done) => setTimeout(done, 1000))
+    }
+    seconds = (performance.now() - started) / 1000
+  } finally {
+    load.kill('SIGINT')
+    await ended
+  }
   if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers while creating ${count} pets:\n${output}`)
-  const [last, past] = [await statusOf(server, `/v1/pets/${count}`), await statusOf(server, `/v1/pets/${count + 1}`)]
-  if (last !== 200 || past !== 404)
-    throw new Error(`after ${requestsOf(output)} requests, pet ${count} answers ${last}, pet ${count + 1} ${past}`)
+  const past = await statusOf(server, `/v1/pets/${count + 1}`)
+  if (past !== 404) throw new Error(`after ${requestsOf(output)} requests, pet ${count + 1} answers ${past}`)
   return seconds
 }
 
@@ -71,7 +97,7 @@ export const scalingPart = async (): Promise<void> => {
     console.log(
       `(${MANY.toLocaleString('en')} creates, ${CONNECTIONS} connections: ${seconds.toFixed(0)} s, ${(MANY / seconds).toFixed(0)} a second)`,
     )
-    console.log('endpoint              1,000 pets  1,000,000 pets  change')
+    console.log(`endpoint              1,000 pets  ${`${MANY.toLocaleString('en')} pets`.padStart(14)}  change`)
     for (const [name, before] of few) {
       const after = many.get(name) ?? NaN
       console.log(`${name.padEnd(20)} ${pad(before, 10)}  ${pad(after, 14)}  ${pad((100 * (after - before)) / before, 6, 1)}%`)
@@ -82,7 +108,7 @@ export const scalingPart = async (): Promise<void> => {
         `creates, ${afterReads.toFixed(0)} MB after the reads (<= ${TARGETS.rssMb} MB: ${verdict(memory <= TARGETS.rssMb)})`,
     )
     summarise(
-      `resident memory, 1,000,000 pets created over HTTP <= ${TARGETS.rssMb} MB`,
+      `resident memory, ${MANY.toLocaleString('en')} pets created over HTTP <= ${TARGETS.rssMb} MB`,
       [memory],
       (figure) => figure <= TARGETS.rssMb,
       0,
