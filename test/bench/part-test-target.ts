@@ -45,7 +45,8 @@ export const testTargetPart = async (): Promise<void> => {
         `${ROUNDS} alternating rounds of ${SECONDS}s, medians; ratios by rps, then by CPU per request`,
     )
     console.log(
-      'endpoint           default rps  test-target rps  test-target/default (>= 0.8)          WireMock rps  test-target/WireMock (>= 2)',
+      `endpoint           default rps  test-target rps  ${`test-target/default (>= ${TARGETS.testTargetMode})`.padEnd(36)}  WireMock rps  ` +
+        `test-target/WireMock (>= ${TARGETS.wireMock})`,
     )
     const figures = ANSWERS.map((scenario) => {
       const [d, t, w] = [measureOf(scenario, defaults), measureOf(scenario, testTarget), measureOf(scenario, wireMock)]
