@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { cpus } from 'node:os'
+import { CONNECTIONS, KEY, QUICK, ROUNDS, SECONDS, type Scenario } from './scenarios.js'
+import { type Server, cpuMs, hasEnded, ownMs, pathFor } from './servers.js'
+
+/** wrk runs, on the load core, and the figures taken from them: each server alone, in alternating rounds. */
+export const LOAD_CORE = cpus().length > 1 ? '1' : '0'
+
+export interface Measure {
+  readonly rps: number
+  readonly p99Ms: number
+  /** CPU time of the server (user and system) per request answered, in µs. */
+  readonly cpuUs: number
+}
+
+export const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+
+const toMs = (value: string, unit: string): number => Number(value) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : 1)
+
+/** Busy CPU time of the whole machine so far, in ms: every state but idle and iowait, from /proc/stat. */
+const machineBusyMs = (): number => {
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '')
+    .split(/\s+/)
+    .slice(1)
+    .map(Number)
+  // steal: the hypervisor running another guest on our cores.
+  return (user + nice + system + irq + softirq + steal) * 10
+}
+
+/**
+ * CPU time so far of everything on the machine but the benchmark: this process, its wrk runs and
+ * `servers`. The two cores may share a physical core, so work on either slows the server measured.
+ */
+const otherMs = (servers: ReadonlyArray<Server>): number =>
+  machineBusyMs() - ownMs() - servers.reduce((sum, server) => sum + cpuMs(server), 0)
+
+/** Sleeps without giving the event loop a turn: the measuring code is synchronous. */
+const sleepMs = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
+/** A moment is quiet when other programs used less than this share of one core for a second. */
+const QUIET_SHARE = 0.1
+/** How long a run waits for a quiet moment before it starts all the same. */
+const QUIET_WAIT_MS = QUICK ? 10_000 : 60_000
+
+/**
+ * What the runs of the current part met: per wrk run, the share of one core other programs used
+ * while it ran; the time spent waiting for quiet moments; the runs that started without one. Printed
+ * after each part, so that a reader can tell a quiet run from a disturbed one.
+ */
+export const noise = { otherShares: [] as number[], waitedMs: 0, unquiet: 0 }
+
+export const resetNoise = (): void => {
+  noise.otherShares = []
+  noise.waitedMs = 0
+  noise.unquiet = 0
+}
+
+/**
+ * Before a wrk run, waits (up to QUIET_WAIT_MS) for a second in which other programs hardly ran:
+ * on a shared machine, a run taken while a build or a test suite runs is not comparable with one
+ * taken in a quiet moment, and alternating rounds only even out disturbances that come and go fast.
+ */
+export const waitForQuiet = (servers: ReadonlyArray<Server>): void => {
+  const started = performance.now()
+  for (;;) {
+    const before = otherMs(servers)
+    sleepMs(1000)
+    if (otherMs(servers) - before < QUIET_SHARE * 1000) break
+    if (performance.now() - started > QUIET_WAIT_MS) {
+      noise.unquiet += 1
+      break
+    }
+  }
+  noise.waitedMs += performance.now() - started - 1000
+}
+
+/** Runs wrk on the load core with `args`; a failure blamed on the server when it has ended. */
+export const runWrk = (server: Server, args: ReadonlyArray<string>): string => {
+  try {
+    return execFileSync('taskset', ['-c', LOAD_CORE, 'wrk', '-t1', '-H', `Authorization: Bearer ${KEY}`, ...args], { encoding: 'utf8' })
+  } catch (error) {
+    if (hasEnded(server)) throw new Error(`${server.name} (pid ${server.child.pid ?? '?'}) ended or was killed during the benchmark`)
+    throw error
+  }
+}
+
+/** Requests wrk sent and had answered, from its output. */
+export const requestsOf = (output: string): number => Number(/(\d+) requests in/.exec(output)?.[1] ?? '0')
+
+/**
+ * One wrk run of `seconds` against `server`; `group` are the benchmark's servers running beside it
+ * (stopped or idle).
+ */
+export const wrk = (
+  server: Server,
+  scenario: Scenario,
+  options: { readonly group?: ReadonlyArray<Server>; readonly path?: string; readonly seconds?: number } = {},
+): Measure => {
+  const group = options.group ?? [server]
+  waitForQuiet(group)
+  const before = cpuMs(server)
+  const otherBefore = otherMs(group)
+  const started = performance.now()
+  const output = runWrk(server, [
+    `-c${CONNECTIONS}`,
+    `-d${options.seconds ?? SECONDS}s`,
+    '--latency',
+    ...(scenario.script === undefined ? [] : ['-s', scenario.script]),
+    `${server.url}${options.path ?? pathFor(server, scenario)}`,
+  ])
+  const cpu = cpuMs(server) - before
+  noise.otherShares.push(Math.max(0, otherMs(group) - otherBefore) / (performance.now() - started))
+  if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers in ${scenario.name} on ${server.url}:\n${output}`)
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1] ?? '0')
+  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(output)
+  return { rps, p99Ms: p99 === null ? NaN : toMs(p99[1] ?? '0', p99[2] ?? 'ms'), cpuUs: (cpu * 1000) / requestsOf(output) }
+}
+
+/**
+ * Measures `server` with every other server of its group stopped (SIGSTOP) and resumed after: idle,
+ * they still wake on the servers' core (log flushes, the metrics' event-loop monitor, a JVM's
+ * threads) and would slow whichever server is measured, the fastest most.
+ */
+export const alone = (server: Server, group: ReadonlyArray<Server>, scenario: Scenario, seconds?: number): Measure => {
+  const others = group.filter((other) => other !== server)
+  for (const other of others) other.child.kill('SIGSTOP')
+  try {
+    return wrk(server, scenario, { group, ...(seconds === undefined ? {} : { seconds }) })
+  } finally {
+    for (const other of others) other.child.kill('SIGCONT')
+  }
+}
+
+/** Per scenario name, per server name, the medians of its rounds. */
+export type Results = Map<string, Map<string, Measure>>
+
+/**
+ * Per scenario, ROUNDS rounds in which every server is measured once, in turn, alone; the median of each.
+ * Every scenario runs once on every server first, so that the JIT has settled.
+ */
+export const alternate = (
+  servers: ReadonlyArray<Server>,
+  scenarios: ReadonlyArray<Scenario>,
+  applies: (server: Server, scenario: Scenario) => boolean = () => true,
+): Results => {
+  for (const server of servers) for (const scenario of scenarios) if (applies(server, scenario)) alone(server, servers, scenario)
+  const results: Results = new Map()
+  for (const scenario of scenarios) {
+    const runs = new Map<string, Measure[]>()
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const server of servers) {
+        if (!applies(server, scenario)) continue
+        runs.set(server.name, [...(runs.get(server.name) ?? []), alone(server, servers, scenario)])
+      }
+    }
+    const medians = [...runs].map(([name, measures]): [string, Measure] => [
+      name,
+      {
+        rps: median(measures.map((measure) => measure.rps)),
+        p99Ms: median(measures.map((measure) => measure.p99Ms)),
+        cpuUs: median(measures.map((measure) => measure.cpuUs)),
+      },
+    ])
+    results.set(scenario.name, new Map(medians))
+  }
+  return results
+}
+
+/** Microseconds of one core per request, from requests per second with the server's core saturated. */
+export const usPerRequest = (rps: number): number => 1e6 / rps

@@ -1,0 +1,109 @@
+import { type Measure, alone, alternate } from './measure.js'
+import { pad, summarise, summariseText, verdict } from './report.js'
+import { CREATE, GET, LIST, QUICK, ROUNDS, SECONDS, type Scenario, TARGETS } from './scenarios.js'
+import { SERVICE, type Server, checkSameAnswers, residentMb, startServer, stopAll, stopServer } from './servers.js'
+import { startWireMock, wireMockMissing } from './wiremock.js'
+
+/** The three answers a client's tests need most, served by every test target compared. */
+const ANSWERS: ReadonlyArray<Scenario> = [LIST, GET, CREATE]
+/** How long WireMock is loaded with each answer before it is measured: its JIT compiles the hot paths. */
+const WARM_UP_SECONDS = 10
+
+const ratioCell = (value: number, target: number): string => `${pad(value, 5, 2)} ${verdict(value >= target).padEnd(7)}`
+
+/**
+ * The service in test-target mode (seeded-service.ts, BENCH_MODE: sandboxes per key with their
+ * journals, faults on) against the default mode, and against WireMock 3.13 serving the same
+ * answers as stubs, all in the same alternating rounds; the latency and memory of each.
+ */
+export const testTargetPart = async (): Promise<void> => {
+  const missing = wireMockMissing()
+  const servers: Server[] = []
+  try {
+    if (missing === undefined) {
+      const source = await startServer('stub source', SERVICE)
+      try {
+        servers.push(await startWireMock(source, ANSWERS))
+      } finally {
+        await stopServer(source)
+      }
+    }
+    const defaults = await startServer('default mode', SERVICE)
+    const testTarget = await startServer('test-target mode', SERVICE, { env: { BENCH_MODE: 'test-target' } })
+    servers.unshift(defaults, testTarget)
+    const wireMock = servers[2]
+    await checkSameAnswers(defaults, servers.slice(1), ANSWERS)
+    if (wireMock === undefined) console.log(`WireMock skipped: ${missing ?? ''}`)
+    else for (const scenario of ANSWERS) alone(wireMock, servers, scenario, QUICK ? Math.min(WARM_UP_SECONDS, 5) : WARM_UP_SECONDS)
+    const results = alternate(servers, ANSWERS)
+    const measureOf = (scenario: Scenario, server: Server | undefined): Measure =>
+      results.get(scenario.name)?.get(server?.name ?? '') ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN }
+
+    console.log(
+      `\nTest-target mode (per-key sandboxes and their journals, faults on) against the default mode` +
+        `${wireMock === undefined ? '' : ` and WireMock 3.13 (default settings, stubs of the same answers, warmed up ${WARM_UP_SECONDS} s)`}: ` +
+        `${ROUNDS} alternating rounds of ${SECONDS}s, medians; ratios by rps, then by CPU per request`,
+    )
+    console.log(
+      `endpoint           default rps  test-target rps  ${`test-target/default (>= ${TARGETS.testTargetMode})`.padEnd(36)}  WireMock rps  ` +
+        `test-target/WireMock (>= ${TARGETS.wireMock})`,
+    )
+    const figures = ANSWERS.map((scenario) => {
+      const [d, t, w] = [measureOf(scenario, defaults), measureOf(scenario, testTarget), measureOf(scenario, wireMock)]
+      const row = { byRps: t.rps / d.rps, byCpu: d.cpuUs / t.cpuUs, wireRps: t.rps / w.rps, wireCpu: w.cpuUs / t.cpuUs }
+      console.log(
+        `${scenario.name.padEnd(17)} ${pad(d.rps, 11)}  ${pad(t.rps, 15)}  ${ratioCell(row.byRps, TARGETS.testTargetMode)} ` +
+          `${ratioCell(row.byCpu, TARGETS.testTargetMode)}  ${pad(w.rps, 12)}  ` +
+          `${ratioCell(row.wireRps, TARGETS.wireMock)} ${ratioCell(row.wireCpu, TARGETS.wireMock)}`,
+      )
+      return row
+    })
+    console.log('\nCPU µs per request and p99 ms at 16 connections, the same runs')
+    console.log('endpoint            default µs  test-target µs  WireMock µs    default p99  test-target p99  WireMock p99')
+    for (const scenario of ANSWERS) {
+      const [d, t, w] = [measureOf(scenario, defaults), measureOf(scenario, testTarget), measureOf(scenario, wireMock)]
+      console.log(
+        `${scenario.name.padEnd(17)} ${pad(d.cpuUs, 12, 1)}  ${pad(t.cpuUs, 14, 1)}  ${pad(w.cpuUs, 11, 1)}  ` +
+          `${pad(d.p99Ms, 13, 2)}  ${pad(t.p99Ms, 15, 2)}  ${pad(w.p99Ms, 12, 2)}`,
+      )
+    }
+    const memory = servers.map((server) => `${server.name} ${residentMb(server).toFixed(0)} MB`).join(', ')
+    console.log(`Resident memory after the runs: ${memory}`)
+
+    const atLeast = (target: number) => (figure: number) => figure >= target
+    const perEndpoint = `(${ANSWERS.map((scenario) => scenario.name).join(', ')})`
+    summarise(
+      `test-target mode over default mode >= ${TARGETS.testTargetMode}, by rps ${perEndpoint}`,
+      figures.map((row) => row.byRps),
+      atLeast(TARGETS.testTargetMode),
+    )
+    summarise(
+      `test-target mode over default mode >= ${TARGETS.testTargetMode}, by CPU`,
+      figures.map((row) => row.byCpu),
+      atLeast(TARGETS.testTargetMode),
+    )
+    if (wireMock === undefined) {
+      summariseText(`test-target mode over WireMock 3.13 >= ${TARGETS.wireMock}×`, `skipped: ${missing ?? ''}`)
+      return
+    }
+    summarise(
+      `test-target mode over WireMock 3.13 >= ${TARGETS.wireMock}×, by rps`,
+      figures.map((row) => row.wireRps),
+      atLeast(TARGETS.wireMock),
+      2,
+      '×',
+    )
+    summarise(
+      `test-target mode over WireMock 3.13 >= ${TARGETS.wireMock}×, by CPU`,
+      figures.map((row) => row.wireCpu),
+      atLeast(TARGETS.wireMock),
+      2,
+      '×',
+    )
+    const p99s = (server: Server): string => ANSWERS.map((scenario) => measureOf(scenario, server).p99Ms.toFixed(1)).join(', ')
+    summariseText('p99 ms, test-target mode against WireMock (no target)', `${p99s(testTarget)} against ${p99s(wireMock)}`)
+    summariseText('resident memory after the runs (no target)', memory)
+  } finally {
+    await stopAll(servers)
+  }
+}
