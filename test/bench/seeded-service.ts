@@ -15,7 +15,7 @@ import { runService } from '../../src/main/service.js'
  */
 
 /** The settings of test-target mode (per-key sandboxes, each with its request journal; faults on): here only. */
-const TEST_TARGET_MODE = { PETSTORE_SANDBOXES: 'per-key', PETSTORE_FAULTS: 'on' }
+const TEST_TARGET_MODE = { PETSTORE_TEST_TARGET: 'on' }
 
 const count = Number(process.env.BENCH_PETS ?? '1000')
 const pets = Array.from({ length: count }, (_, index) => ({
