@@ -1,4 +1,4 @@
-import { fork, spawn } from 'node:child_process'
+import { type ChildProcess, fork, spawn } from 'node:child_process'
 import { readdirSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -25,15 +25,18 @@ interface Finished {
   readonly output: string
 }
 
-/** Runs a command and resolves with its exit code and all it printed, held back so that parallel runs never interleave. */
-const run = (command: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = process.env): Promise<Finished> =>
+/** The exit code of a child and all it printed, held back so that parallel runs never interleave. */
+const finishedOf = (child: ChildProcess): Promise<Finished> =>
   new Promise((done) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text))
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text))
+    child.stdout?.setEncoding('utf8').on('data', (text: string) => (output += text))
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => (output += text))
     child.on('close', (code) => done({ code: code ?? 1, output }))
   })
+
+/** Runs a command and resolves with its exit code and all it printed. */
+const run = (command: string, args: ReadonlyArray<string>): Promise<Finished> =>
+  finishedOf(spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }))
 
 /** Shows what a finished run printed, but its skip lines: the verdict lists each reason once. */
 const show = (finished: Finished): Finished => {
@@ -56,21 +59,17 @@ const testFiles = (pattern: RegExp): ReadonlyArray<string> =>
  */
 const runLanes = async (files: ReadonlyArray<string>, lanes: number, env: NodeJS.ProcessEnv): Promise<Finished[]> => {
   const queue = [...files]
-  const lane = (): Promise<Finished> =>
-    new Promise((done) => {
-      const loader = FROM_SOURCE ? ['--import', 'tsx'] : []
-      const script = resolve(__dirname, `test-lane.${FROM_SOURCE ? 'ts' : 'js'}`)
-      const child = fork(script, { cwd: ROOT, env, execArgv: loader, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
-      let output = ''
-      child.stdout?.setEncoding('utf8').on('data', (text: string) => (output += text))
-      child.stderr?.setEncoding('utf8').on('data', (text: string) => (output += text))
-      child.on('message', () => {
-        const file = queue.shift()
-        const next: LaneFile = file === undefined ? { done: true } : { name: file, file: join(TESTS, file) }
-        child.send(next)
-      })
-      child.on('close', (code) => done(show({ code: code ?? 1, output })))
+  const loader = FROM_SOURCE ? ['--import', 'tsx'] : []
+  const script = resolve(__dirname, `test-lane.${FROM_SOURCE ? 'ts' : 'js'}`)
+  const lane = async (): Promise<Finished> => {
+    const child = fork(script, { cwd: ROOT, env, execArgv: loader, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
+    child.on('message', () => {
+      const file = queue.shift()
+      const next: LaneFile = file === undefined ? { done: true } : { name: file, file: join(TESTS, file) }
+      child.send(next)
     })
+    return show(await finishedOf(child))
+  }
   return Promise.all(Array.from({ length: Math.min(lanes, files.length) }, lane))
 }
 
