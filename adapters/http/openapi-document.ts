@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
-import { parse } from 'yaml'
+import { load } from 'js-yaml'
 import { PACKAGE_ROOT } from './package-root.js'
 
 /** docs/openapi.yaml, the contract. */
@@ -9,7 +9,7 @@ const OPENAPI_FILE = resolve(PACKAGE_ROOT, 'docs/openapi.yaml')
 
 /** Reads the contract (or an overlay of it); the service serves it as JSON and the tests check responses against it. */
 export const loadOpenApiDocument = (file: string = OPENAPI_FILE): Record<string, unknown> =>
-  parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  load(readFileSync(file, 'utf8')) as Record<string, unknown>
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { parse } from 'yaml'
+import { load } from 'js-yaml'
 import { KEY_IN_USE_RETRY_AFTER_SECONDS, RETRY_AFTER_SECONDS } from '../../adapters/http/error-response.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../../src/domain/list-pets.js'
@@ -45,7 +45,7 @@ Homes(
 )
 
 Homes('the contract states the values the code names', () => {
-  const contract = parse(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as {
+  const contract = load(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as {
     paths: Record<string, { post: { responses: Record<string, { description: string }> } }>
     components: {
       parameters: { Limit: { schema: { default: number; maximum: number } } }

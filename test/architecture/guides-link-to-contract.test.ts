@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { parse } from 'yaml'
+import { load } from 'js-yaml'
 import { readDocuments } from '../support/documents.js'
 
 const ROOT = resolve(__dirname, '../../..')
@@ -78,7 +78,7 @@ const isGuide = (path: string): boolean => path === 'README.md' || (path.startsW
 const Guides = suite('Guides link to the contract for the values it owns')
 
 Guides('no guide restates an error code’s status, a limit, a default, a Retry-After or the rate-limit window', () => {
-  const contract = parse(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as Contract
+  const contract = load(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as Contract
   const values = contractValues(contract)
   const guides = readDocuments().filter(({ path }) => isGuide(path))
   assert.ok(guides.length > 5)
@@ -91,7 +91,7 @@ Guides('no guide restates an error code’s status, a limit, a default, a Retry-
 })
 
 Guides('finds a restated value', () => {
-  const contract = parse(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as Contract
+  const contract = load(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as Contract
   const values = contractValues(contract)
   for (const line of ['a 404 `not_found`', 'retry after Retry-After: 5', '`limit` is 20 by default', 'limits of 1048576 bytes']) {
     assert.ok(

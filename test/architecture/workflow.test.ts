@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { parse } from 'yaml'
+import { load } from 'js-yaml'
 import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
 const WORKFLOW = resolve(ROOT, '.github/workflows/ci.yml')
@@ -16,7 +16,7 @@ Workflow('is a valid workflow, by the schema action-validator checks it against'
 })
 
 Workflow('runs npm test on Node 20, 22 and 24, and the MongoDB suites on MongoDB 7 and 8 where skipping fails', () => {
-  const workflow = parse(readFileSync(WORKFLOW, 'utf8')) as {
+  const workflow = load(readFileSync(WORKFLOW, 'utf8')) as {
     jobs: Record<
       string,
       {
@@ -46,7 +46,7 @@ Workflow('runs npm test on Node 20, 22 and 24, and the MongoDB suites on MongoDB
 })
 
 Workflow('builds the container image, runs it until its health check passes, then asks GET / and /healthz from outside', () => {
-  const workflow = parse(readFileSync(WORKFLOW, 'utf8')) as { jobs: Record<string, { steps: Array<{ run?: string }> }> }
+  const workflow = load(readFileSync(WORKFLOW, 'utf8')) as { jobs: Record<string, { steps: Array<{ run?: string }> }> }
   const runs = (workflow.jobs.container?.steps ?? []).map((step) => step.run ?? '').join('\n')
   assert.match(runs, /^docker build --tag petstore-service \.$/m)
   assert.match(runs, /\{\{\.State\.Health\.Status\}\}' petstore\)" = healthy/)
