@@ -5,13 +5,14 @@
 #   docker build -t petstore-service .
 #   docker run --rm -p 8080:8080 petstore-service --seed demo --test-target on
 
-# Build: the package exactly as `npm pack` makes it (prepare compiles src and adapters).
+# Build: the package exactly as `npm pack` makes it (prepare compiles src and adapters into lib/).
 FROM node:24-slim AS build
 WORKDIR /build
 COPY package.json package-lock.json ./
 # No script of any dependency, and not yet the package's own prepare: the sources come next.
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.package.json README.md LICENSE ./
+COPY tsconfig.json README.md LICENSE ./
+COPY scripts/package-lib.mjs scripts/
 COPY src src
 COPY adapters adapters
 COPY docs docs
