@@ -24,8 +24,15 @@ const FIND_BINARY = `require('mongodb-memory-server').MongoBinary.getPath().then
   (path) => process.stdout.write(path),
   (error) => { process.stderr.write(String(error.message)); process.exit(1) })`
 
+type FoundBinary = { readonly path: string } | { readonly why: string }
+
+/** What findBinary found: asked once per process, however many MongoDB suites the process loads. */
+let foundBinary: FoundBinary | undefined
+
 /** A mongod binary from mongodb-memory-server (MONGOMS_SYSTEM_BINARY, its cache, or its download, without retries). */
-const findBinary = (): { readonly path: string } | { readonly why: string } => {
+const findBinary = (): FoundBinary => (foundBinary ??= lookForBinary())
+
+const lookForBinary = (): FoundBinary => {
   const found = spawnSync(process.execPath, ['-e', FIND_BINARY], {
     env: { ...process.env, MONGOMS_MAX_RETRIES: process.env.MONGOMS_MAX_RETRIES ?? '0' },
     encoding: 'utf8',
