@@ -3,57 +3,71 @@ import * as TE from 'fp-ts/TaskEither'
 import type { Pet, PetDraft, PetId, PetStatus } from '../../src/domain/pet.js'
 import type { PetListQuery, PetRepository } from '../../src/domain/pet-repository.js'
 
-/** Index of the first pet whose id is above `after`, by binary search over pets in ascending id order. */
-const firstAfter = (pets: ReadonlyArray<Pet>, after: PetId): number => {
+/** Index of the first id above `after` in ascending `ids`, by binary search. */
+const firstAfter = (ids: ReadonlyArray<PetId>, after: PetId): number => {
   let low = 0
-  let high = pets.length
+  let high = ids.length
   while (low < high) {
     const middle = (low + high) >>> 1
-    if ((pets[middle]?.id ?? Infinity) <= after) low = middle + 1
+    if ((ids[middle] ?? Infinity) <= after) low = middle + 1
     else high = middle
   }
   return low
 }
 
 /**
- * The PetRepository port over process memory. Ids come from a counter, so they only grow, and pets
- * are appended to id-ordered arrays (one for all, one per status): a page is a binary search plus a
- * slice, O(log n + limit). Ids have no gaps, so the pet with id n is `all[n - 1]`: no map by id, which
- * took 137 MB of heap rather than 108 MB for a million pets.
- * Pets never change status (no operation changes one), so the arrays stay valid.
+ * The PetRepository port over process memory. Ids come from a counter, so they only grow and have
+ * no gaps: the pet with id n is at index n - 1 of three columns (names, categories, statuses), and
+ * each status keeps the ascending ids of its pets. A page is a binary search plus a slice,
+ * O(log n + limit), and a Pet object is made only for a pet that is read. Columns rather than one
+ * frozen object per pet: a million pets take about half the heap (an object costs more than the
+ * three slots it would hold).
+ * Pets never change status (no operation changes one), so the id lists stay valid.
  * Everything is lost when the process ends, and ids restart at 1. `seed` is inserted first, in
  * order, so its pets get ids 1..n.
  */
 export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepository => {
-  let lastId = 0
-  const all: Pet[] = []
-  const byStatus: Record<PetStatus, Pet[]> = { available: [], pending: [], sold: [] }
-  /** The pet inserted under each create id: an insert here never fails, but the port promises it. */
-  const byCreateId = new Map<string, Pet>()
+  const names: string[] = []
+  const categoryIds: number[] = []
+  const statuses: PetStatus[] = []
+  const idsByStatus: Record<PetStatus, PetId[]> = { available: [], pending: [], sold: [] }
+  /** The id of the pet inserted under each create id: an insert here never fails, but the port promises it. */
+  const byCreateId = new Map<string, PetId>()
+
+  /** The pet with `id`, which must be one of 1..names.length. */
+  const petOf = (id: PetId): Pet =>
+    Object.freeze({ id, name: names[id - 1] ?? '', categoryId: categoryIds[id - 1] ?? 0, status: statuses[id - 1] ?? 'available' })
 
   const insert = (draft: PetDraft, createId?: string): Pet => {
     const earlier = createId === undefined ? undefined : byCreateId.get(createId)
-    if (earlier !== undefined) return earlier
-    lastId += 1
-    const pet: Pet = Object.freeze({ id: lastId, name: draft.name, categoryId: draft.categoryId, status: draft.status })
-    all.push(pet)
-    byStatus[pet.status].push(pet)
-    if (createId !== undefined) byCreateId.set(createId, pet)
-    return pet
+    if (earlier !== undefined) return petOf(earlier)
+    names.push(draft.name)
+    categoryIds.push(draft.categoryId)
+    statuses.push(draft.status)
+    const id = names.length
+    idsByStatus[draft.status].push(id)
+    if (createId !== undefined) byCreateId.set(createId, id)
+    return petOf(id)
   }
 
   for (const draft of seed) insert(draft)
 
   const list = (query: PetListQuery): ReadonlyArray<Pet> => {
-    const pets = query.status === undefined ? all : byStatus[query.status]
-    const start = query.after === undefined ? 0 : firstAfter(pets, query.after)
-    return pets.slice(start, start + query.limit)
+    const after = query.after ?? 0
+    if (query.status === undefined) {
+      const first = Math.min(Math.max(after, 0), names.length) + 1
+      const last = Math.min(first + query.limit - 1, names.length)
+      return Array.from({ length: Math.max(last - first + 1, 0) }, (_, index) => petOf(first + index))
+    }
+    const ids = idsByStatus[query.status]
+    const start = firstAfter(ids, after)
+    return ids.slice(start, start + query.limit).map(petOf)
   }
 
   return {
     insert: (draft, createId) => TE.right(insert(draft, createId)),
-    // The port's ids are safe integers; one outside 1..lastId names no pet.
-    findById: (id) => TE.right(O.fromNullable(id >= 1 && id <= all.length ? all[id - 1] : undefined)),
+    // The port's ids are safe integers; one outside 1..n names no pet.
+    findById: (id) => TE.right(id >= 1 && id <= names.length ? O.some(petOf(id)) : O.none),
     list: (query) => TE.right(list(query)),
   }
 }
