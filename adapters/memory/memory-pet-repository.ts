@@ -55,9 +55,10 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepo
   const list = (query: PetListQuery): ReadonlyArray<Pet> => {
     const after = query.after ?? 0
     if (query.status === undefined) {
-      const first = Math.min(Math.max(after, 0), names.length) + 1
-      const last = Math.min(first + query.limit - 1, names.length)
-      return Array.from({ length: Math.max(last - first + 1, 0) }, (_, index) => petOf(first + index))
+      // Ids have no gaps: the first id above `after` is at index `after`.
+      const start = Math.min(Math.max(after, 0), names.length)
+      const end = Math.min(start + query.limit, names.length)
+      return Array.from({ length: end - start }, (_, index) => petOf(start + index + 1))
     }
     const ids = idsByStatus[query.status]
     const start = firstAfter(ids, after)

@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { load } from 'js-yaml'
 import { KEY_IN_USE_RETRY_AFTER_SECONDS, RETRY_AFTER_SECONDS } from '../../adapters/http/error-response.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
+import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../../src/domain/list-pets.js'
 import { readDocuments } from '../support/documents.js'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
 
 /** How each fact a client sees is written when it is stated (case-insensitive). */
 const FACTS: ReadonlyArray<{ readonly fact: string; readonly stated: RegExp }> = [
@@ -45,7 +42,7 @@ Homes(
 )
 
 Homes('the contract states the values the code names', () => {
-  const contract = load(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as {
+  const contract = loadOpenApiDocument() as {
     paths: Record<string, { post: { responses: Record<string, { description: string }> } }>
     components: {
       parameters: { Limit: { schema: { default: number; maximum: number } } }

@@ -1,11 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { load } from 'js-yaml'
+import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { readDocuments } from '../support/documents.js'
-
-const ROOT = resolve(__dirname, '../../..')
 
 interface Contract {
   readonly paths: Record<string, { post: { responses: Record<string, { description: string }> } }>
@@ -78,7 +74,7 @@ const isGuide = (path: string): boolean => path === 'README.md' || (path.startsW
 const Guides = suite('Guides link to the contract for the values it owns')
 
 Guides('no guide restates an error code’s status, a limit, a default, a Retry-After or the rate-limit window', () => {
-  const contract = load(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as Contract
+  const contract = loadOpenApiDocument() as unknown as Contract
   const values = contractValues(contract)
   const guides = readDocuments().filter(({ path }) => isGuide(path))
   assert.ok(guides.length > 5)
@@ -91,7 +87,7 @@ Guides('no guide restates an error code’s status, a limit, a default, a Retry-
 })
 
 Guides('finds a restated value', () => {
-  const contract = load(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as Contract
+  const contract = loadOpenApiDocument() as unknown as Contract
   const values = contractValues(contract)
   for (const line of ['a 404 `not_found`', 'retry after Retry-After: 5', '`limit` is 20 by default', 'limits of 1048576 bytes']) {
     assert.ok(

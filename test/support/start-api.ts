@@ -36,7 +36,7 @@ export interface RequestOptions {
   readonly body?: unknown
   /** false: send no Authorization header. Default: the test key. */
   readonly key?: string | false
-  /** Header lines sent as given, after the others, a repeated name as two lines (fetch would join them into one). */
+  /** Header lines sent as given, after the others: a name may repeat, each as a line of its own (`headers` holds one value per name). */
   readonly headerLines?: ReadonlyArray<readonly [string, string]>
   /**
    * Called once the service has the request and is answering it: the request then says `Expect:
