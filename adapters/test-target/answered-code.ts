@@ -1,10 +1,10 @@
-import type { JournalEntry } from './request-journal.js'
+import type { KeptBody } from './journal-body.js'
 
-/** The `code` of the Error a journal entry was answered with, when its body shows one. */
-export const answeredCode = (entry: Pick<JournalEntry, 'status' | 'response'>): string | undefined => {
-  if (entry.status === null || entry.status < 400 || entry.response.body === null) return undefined
+/** The `code` of the Error an answer of `status` carried, when its body (as the journal keeps it) shows one. */
+export const answeredCode = (status: number | null, { body }: Pick<KeptBody, 'body'>): string | undefined => {
+  if (status === null || status < 400 || body === null) return undefined
   try {
-    const code: unknown = (JSON.parse(entry.response.body) as { code?: unknown }).code
+    const code: unknown = (JSON.parse(body) as { code?: unknown }).code
     return typeof code === 'string' ? code : undefined
   } catch {
     return undefined

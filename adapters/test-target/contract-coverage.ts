@@ -1,6 +1,6 @@
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import { answeredCode } from './answered-code.js'
-import type { JournalEntry, RequestJournal } from './request-journal.js'
+import type { JournalRecord, RequestJournal } from './request-journal.js'
 
 /** A response the served contract declares for a pet operation, and the error codes it may carry. */
 interface DeclaredResponse {
@@ -87,14 +87,14 @@ const responseKey = (operation: string, status: number, code?: string): string =
   `${operation} ${status}${code === undefined ? '' : ` ${code}`}`
 const faultKey = (fault: string): string => `fault ${fault}`
 
-/** The keys of what an answered request reached: its operation and status, its error code, its fault. */
-const reachedBy = (entry: Omit<JournalEntry, 'sequence'>): ReadonlyArray<string> => {
-  const code = answeredCode(entry)
-  return [
-    ...(entry.operation === null || entry.status === null ? [] : [responseKey(entry.operation, entry.status)]),
-    ...(entry.operation === null || entry.status === null || code === undefined ? [] : [responseKey(entry.operation, entry.status, code)]),
-    ...(entry.fault === null ? [] : [faultKey(entry.fault)]),
-  ]
+/** Adds to `reached` the keys of what a request reached: its operation and status, its error code, its fault. */
+const noteReached = (reached: Set<string>, { operation, status, fault, response }: JournalRecord): void => {
+  if (operation !== null && status !== null) {
+    reached.add(responseKey(operation, status))
+    const code = answeredCode(status, response)
+    if (code !== undefined) reached.add(responseKey(operation, status, code))
+  }
+  if (fault !== null) reached.add(faultKey(fault))
 }
 
 const total = (reached: ReadonlyArray<boolean>): Total => ({ declared: reached.length, reached: reached.filter(Boolean).length })
@@ -119,9 +119,9 @@ export const contractCoverage = (): ContractCoverage => {
         const set = setOf(sandbox)
         return {
           ...place,
-          record: (entry) => {
-            for (const key of reachedBy(entry)) set.add(key)
-            place.record(entry)
+          record: (record) => {
+            noteReached(set, record)
+            place.record(record)
           },
         }
       },

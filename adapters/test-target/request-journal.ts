@@ -39,11 +39,23 @@ export interface JournalEntry {
   readonly response: JournalMessage
 }
 
+/**
+ * A request as it is filed: what coverage reads at once, and the entry as it is read, made only
+ * when it is first read (most never are: the journal keeps the newest JOURNAL_SIZE). Headers are
+ * the costly part of an entry to show (each one lower-cased, joined and redacted), so a request
+ * keeps them as they came until then.
+ */
+export interface JournalRecord extends Pick<JournalEntry, 'operation' | 'status' | 'fault'> {
+  /** The answer's body as the entry shows it (its Error code is what coverage reads). */
+  readonly response: KeptBody
+  readonly show: () => Omit<JournalEntry, 'sequence'>
+}
+
 /** A request's place in its sandbox's journal, taken as it arrives. */
 interface JournalPlace {
   readonly sequence: number
-  /** Files the request's entry in its place, once it is known; dropped when the journal was cleared since the request arrived. */
-  readonly record: (entry: Omit<JournalEntry, 'sequence'>) => void
+  /** Files the request in its place, once it is known; dropped when the journal was cleared since the request arrived. */
+  readonly record: (record: JournalRecord) => void
 }
 
 export interface RequestJournal {
@@ -66,15 +78,22 @@ interface KeptRequests {
   readonly dropped: number
 }
 
+interface Filed {
+  readonly sequence: number
+  readonly record: JournalRecord
+}
+
 interface SandboxJournal {
   next: number
-  /** In arrival order: an entry is filed when its request is done, in the place its arrival took. */
-  readonly entries: JournalEntry[]
+  /** In arrival order: a request is filed when it is done, in the place its arrival took. */
+  readonly entries: Filed[]
   dropped: number
 }
 
+const entryOf = ({ sequence, record }: Filed): JournalEntry => ({ sequence, ...record.show() })
+
 /** Files `entry` in arrival order, keeping the newest JOURNAL_SIZE; an entry older than all of a full journal is dropped. */
-const file = (journal: SandboxJournal, entry: JournalEntry): void => {
+const file = (journal: SandboxJournal, entry: Filed): void => {
   const entries = journal.entries
   let at = entries.length
   while (at > 0 && (entries[at - 1]?.sequence ?? 0) > entry.sequence) at -= 1
@@ -92,7 +111,7 @@ const file = (journal: SandboxJournal, entry: JournalEntry): void => {
 /** The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store). */
 export const requestJournal = (): RequestJournal => {
   const journals = new Map<string, SandboxJournal>()
-  const entriesOf = (sandbox: string): ReadonlyArray<JournalEntry> => journals.get(sandbox)?.entries ?? []
+  const filedOf = (sandbox: string): ReadonlyArray<Filed> => journals.get(sandbox)?.entries ?? []
   return {
     arrive: (sandbox) => {
       const journal = journals.get(sandbox) ?? { next: 1, entries: [], dropped: 0 }
@@ -101,23 +120,25 @@ export const requestJournal = (): RequestJournal => {
       journal.next += 1
       return {
         sequence,
-        record: (entry) => {
+        record: (record) => {
           // A request that arrived before a clear (a DELETE, a reset) is no part of the journal after it.
-          if (journals.get(sandbox) === journal) file(journal, { sequence, ...entry })
+          if (journals.get(sandbox) === journal) file(journal, { sequence, record })
         },
       }
     },
     list: (sandbox, filter, limit) => {
-      const entries = entriesOf(sandbox)
+      const filed = filedOf(sandbox)
       const listed: JournalEntry[] = []
-      for (let at = entries.length - 1; at >= 0 && listed.length < limit; at -= 1) {
-        const entry = entries[at]
-        if (entry !== undefined && matchesFilter(entry, filter)) listed.push(entry)
+      for (let at = filed.length - 1; at >= 0 && listed.length < limit; at -= 1) {
+        const entry = filed[at]
+        if (entry === undefined) continue
+        const shown = entryOf(entry)
+        if (matchesFilter(shown, filter)) listed.push(shown)
       }
       return listed
     },
-    count: (sandbox, filter) => entriesOf(sandbox).filter((entry) => matchesFilter(entry, filter)).length,
-    kept: (sandbox) => ({ entries: [...entriesOf(sandbox)], dropped: journals.get(sandbox)?.dropped ?? 0 }),
+    count: (sandbox, filter) => filedOf(sandbox).filter((entry) => matchesFilter(entryOf(entry), filter)).length,
+    kept: (sandbox) => ({ entries: filedOf(sandbox).map(entryOf), dropped: journals.get(sandbox)?.dropped ?? 0 }),
     clear: (sandbox) => void journals.delete(sandbox),
   }
 }
@@ -132,10 +153,13 @@ const headerRecord = (headers: IncomingHttpHeaders | OutgoingHttpHeaders, redact
   )
 
 /** The request's headers; of the credential only its form (`Bearer [redacted]`), whatever it holds. */
-const requestHeaders = (request: IncomingMessage, redact: Redact): Record<string, string> => {
-  const authorization = authorizationValues(request.rawHeaders)
+const requestHeaders = (
+  { headers, rawHeaders }: Pick<IncomingMessage, 'headers' | 'rawHeaders'>,
+  redact: Redact,
+): Record<string, string> => {
+  const authorization = authorizationValues(rawHeaders)
   return {
-    ...headerRecord(request.headers, redact),
+    ...headerRecord(headers, redact),
     ...(authorization.length === 0 ? {} : { authorization: authorizationForm(authorization) }),
   }
 }
@@ -201,12 +225,12 @@ export const keepingRequests =
     const startedAt = performance.now()
     const operation = operationOf(ctx.method, ctx.path)
     const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)
-    /** What went on the wire, which a fault may have cut short. */
-    const answer = (): JournalMessage => {
+    /** What went on the wire, which a fault may have cut short: its headers as sent, its body as the entry shows it. */
+    const answer = (): { readonly headers: OutgoingHttpHeaders; readonly body: KeptBody } => {
       const truncated = ctx.state.truncated
-      if (truncated !== undefined) return { headers: headerRecord(truncated.headers, redact), ...answerBody(truncated.body, redact) }
-      if (!ctx.res.headersSent) return { headers: {}, ...NO_BODY }
-      return { headers: headerRecord(ctx.res.getHeaders(), redact), ...(ctx.method === 'HEAD' ? NO_BODY : answerBody(ctx.body, redact)) }
+      if (truncated !== undefined) return { headers: truncated.headers, body: answerBody(truncated.body, redact) }
+      if (!ctx.res.headersSent) return { headers: {}, body: NO_BODY }
+      return { headers: ctx.res.getHeaders(), body: ctx.method === 'HEAD' ? NO_BODY : answerBody(ctx.body, redact) }
     }
     let answered = false
     const record = (): void => {
@@ -216,20 +240,33 @@ export const keepingRequests =
       // A truncated answer always sends its status line whole.
       const status = ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null
       const response = answer()
-      void body.then((tapped) =>
+      void body.then((tapped) => {
+        const id = String(ctx.res.getHeader('X-Request-Id') ?? '')
+        const { method, url } = ctx
+        const fault = ctx.state.fault ?? null
+        const { headers, rawHeaders } = ctx.req
+        const sent = requestBody(ctx.request.rawBody, tapped, redact)
+        let shown: Omit<JournalEntry, 'sequence'> | undefined
         place.record({
-          id: redact(String(ctx.res.getHeader('X-Request-Id') ?? '')),
-          time: new Date(started).toISOString(),
-          method: ctx.method,
-          path: redact(ctx.url),
           operation,
           status,
-          durationMs,
-          fault: ctx.state.fault ?? null,
-          request: { headers: requestHeaders(ctx.req, redact), ...requestBody(ctx.request.rawBody, tapped, redact) },
-          response,
-        }),
-      )
+          fault,
+          response: response.body,
+          show: () =>
+            (shown ??= {
+              id: redact(id),
+              time: new Date(started).toISOString(),
+              method,
+              path: redact(url),
+              operation,
+              status,
+              durationMs,
+              fault,
+              request: { headers: requestHeaders({ headers, rawHeaders }, redact), ...sent },
+              response: { headers: headerRecord(response.headers, redact), ...response.body },
+            }),
+        })
+      })
     }
     ctx.res.once('finish', record)
     ctx.res.once('close', record)

@@ -6,7 +6,7 @@ import { madeKeys } from '../../adapters/auth/made-keys.js'
 import { faultScripts } from '../../adapters/test-target/fault-script.js'
 import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
 import { keptWhileOpen } from '../../adapters/test-target/made-sandboxes.js'
-import { type JournalEntry, requestJournal } from '../../adapters/test-target/request-journal.js'
+import { type JournalEntry, type JournalRecord, requestJournal } from '../../adapters/test-target/request-journal.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { Client } from '../../src/domain/authenticator.js'
 import { perKeySandboxes } from '../../adapters/test-target/per-key-sandboxes.js'
@@ -17,6 +17,9 @@ const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
   if (E.isLeft(result)) throw new Error(`failed: ${JSON.stringify(result.left)}`)
   return result.right
 }
+
+/** A request as the journal files it, shown as `entry`. */
+const filed = (entry: Omit<JournalEntry, 'sequence'>): JournalRecord => ({ ...entry, show: () => entry })
 
 const anEntry = (path: string): Omit<JournalEntry, 'sequence'> => ({
   id: 'request-1',
@@ -54,7 +57,7 @@ const makeAndUse = async ({ sandboxes, kept }: ReturnType<typeof sandboxesWithSt
   const client = await run(sandboxes.madeKeys.authenticate(key))
   const useCases = await run(sandboxes.useCasesFor(client))
   await run(useCases.createPet(aNewPet()))
-  kept.journal.arrive(client.scope).record({ ...anEntry('/v1/pets'), operation: 'listPets' })
+  kept.journal.arrive(client.scope).record(filed({ ...anEntry('/v1/pets'), operation: 'listPets' }))
   kept.scripts?.replace(client.scope, [{ operation: 'getPet', fault: '503', times: 1 }])
   await run(sandboxes.advance(client, 60_000))
   return client
@@ -99,7 +102,7 @@ Ended(
     const state = sandboxesWithState()
     const client = await makeAndUse(state)
     await run(state.sandboxes.end(client))
-    state.kept.journal.arrive(client.scope).record(anEntry('/v1/pets/1'))
+    state.kept.journal.arrive(client.scope).record(filed(anEntry('/v1/pets/1')))
     state.kept.scripts?.replace(client.scope, [{ operation: 'listPets', fault: '500', times: 1 }])
     assert.equal(await state.sandboxes.useCasesFor(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
     assert.equal(await state.sandboxes.reset(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
@@ -115,7 +118,7 @@ Ended("A configured key's sandbox is never ended, and everything is kept for it"
   const state = sandboxesWithState()
   const configured = { keyId: '01234567', scope: 'c'.repeat(64) }
   assert.equal(await state.sandboxes.end(configured)(), E.left({ _tag: 'ConfiguredSandbox' }))
-  state.kept.journal.arrive(configured.scope).record(anEntry('/v1/pets'))
+  state.kept.journal.arrive(configured.scope).record(filed(anEntry('/v1/pets')))
   assert.ok(state.holdsFor(configured.scope))
   assert.ok(E.isRight(await state.sandboxes.useCasesFor(configured)()))
 })

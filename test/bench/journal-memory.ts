@@ -40,7 +40,7 @@ const fill = (sandbox: string): void => {
   for (let index = 0; index < ENTRIES; index += 1) {
     const place = journal.arrive(sandbox)
     const seed = place.sequence * 7919 + index
-    place.record({
+    const entry = {
       id: crypto.randomUUID(),
       time: new Date().toISOString(),
       method: 'POST',
@@ -71,7 +71,9 @@ const fill = (sandbox: string): void => {
         body: freshText(seed + 1),
         bodyTruncated: false,
       },
-    })
+    } as const
+    // Shown already: an entry at its largest, as once it has been read.
+    place.record({ ...entry, show: () => entry })
   }
 }
 
