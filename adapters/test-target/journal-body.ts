@@ -81,13 +81,14 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
     function onNewListener(event: string | symbol): void {
       if (event === 'data') tap()
     }
+    // `on`, not `once`: `done` removes these itself, and a response emits each of its events once.
     request.on('newListener', onNewListener)
-    request.once('end', onEnd)
-    request.once('close', done)
+    request.on('end', onEnd)
+    request.on('close', done)
     // A request already answered is not closed with its connection: the connection's end is the body's.
-    socket.once('close', done)
+    socket.on('close', done)
     // The answer is written whole: a body nobody began to read is read now, before Node would discard it unread.
-    response.once('prefinish', () => {
+    response.on('prefinish', () => {
       if (tapping || settled) return
       // Read some other way than by 'data' events: what was read is not known.
       if (request.readableDidRead) return done()
@@ -95,7 +96,7 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
       tap()
     })
     // Never answered with a whole response (a reset, a truncated answer): what was read is all there is.
-    response.once('close', () => {
+    response.on('close', () => {
       if (!tapping) done()
     })
   })

@@ -84,7 +84,8 @@ export const perKeySandboxes = (space: SandboxSpace, made: MadeKeys): Sandboxes 
     () =>
       made.isOpen(client.scope) ? task()() : refused()
   return {
-    useCasesFor: (client) => whileOpen(client, () => pipe(space.open(client.scope), TE.map(useCasesOf))),
+    // Chosen on every request: written as the task it is, without TE.map's promise hops.
+    useCasesFor: (client) => async () => (made.isOpen(client.scope) ? E.map(useCasesOf)(await space.open(client.scope)()) : REFUSED),
     reset: (client) => whileOpen(client, () => space.reset(client.scope)),
     clockOf: (sandbox) => space.clock(sandbox),
     advance: (client, ms) => whileOpen(client, () => space.advance(client.scope, ms)),

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http'
 import type Router from '@koa/router'
+import type { RouterContext } from '@koa/router'
 import type { Middleware, Next, ParameterizedContext } from 'koa'
 import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-rule.js'
@@ -101,7 +102,9 @@ const file = (journal: SandboxJournal, entry: Filed): void => {
     journal.dropped += 1
     return
   }
-  entries.splice(at, 0, entry)
+  // Requests mostly end in the order they arrived: the common case is a push.
+  if (at === entries.length) entries.push(entry)
+  else entries.splice(at, 0, entry)
   if (entries.length > JOURNAL_SIZE) {
     entries.shift()
     journal.dropped += 1
@@ -223,7 +226,6 @@ export const keepingRequests =
     const place = journal.arrive(sandbox)
     const started = clockOf(sandbox).now()
     const startedAt = performance.now()
-    const operation = operationOf(ctx.method, ctx.path)
     const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)
     /** What went on the wire, which a fault may have cut short: its headers as sent, its body as the entry shows it. */
     const answer = (): { readonly headers: OutgoingHttpHeaders; readonly body: KeptBody } => {
@@ -240,6 +242,9 @@ export const keepingRequests =
       // A truncated answer always sends its status line whole.
       const status = ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null
       const response = answer()
+      // The route routing chose, when the request got that far; otherwise (a 429, a refused credential) the router is asked.
+      const routed = (ctx as Partial<Pick<RouterContext, 'routerName'>>).routerName
+      const operation = routed === undefined ? operationOf(ctx.method, ctx.path) : isOperation(routed) ? routed : null
       void body.then((tapped) => {
         const id = String(ctx.res.getHeader('X-Request-Id') ?? '')
         const { method, url } = ctx
@@ -268,8 +273,9 @@ export const keepingRequests =
         })
       })
     }
-    ctx.res.once('finish', record)
-    ctx.res.once('close', record)
+    // Each emitted once by a response (`record` runs for the first): `on` spares once's wrapper.
+    ctx.res.on('finish', record)
+    ctx.res.on('close', record)
     await next()
   }
 
