@@ -210,18 +210,22 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): Faults => {
   }
 
   return {
-    before: (operation) => async (ctx, next) => {
+    before: (operation) => (ctx, next) => {
       const asked = readFaultPreferences(ctx.get('Prefer') || undefined, sandboxes)
       const sandbox = ctx.state.client?.scope
       const rule = asked.fault !== undefined || sandbox === undefined ? undefined : scripts?.take(sandbox, scriptedRequest(ctx, operation))
-      if (rule !== NEEDS_BODY) return apply(ctx, next, operation, asked, rule)
-      awaitingBody.add(ctx)
-      await next()
+      if (rule === NEEDS_BODY) {
+        awaitingBody.add(ctx)
+        return next()
+      }
+      // Nothing asked and no rule applies (most requests): on at once, without apply's await.
+      if (rule === undefined && asked.fault === undefined && asked.delayMs === undefined) return next()
+      return apply(ctx, next, operation, asked, rule)
     },
     ...(scripts === undefined
       ? {}
       : {
-          afterBody: async (ctx, next) => {
+          afterBody: (ctx, next) => {
             const sandbox = ctx.state.client?.scope
             if (awaitingBody.has(ctx) && sandbox !== undefined) {
               const asked = readFaultPreferences(ctx.get('Prefer') || undefined, sandboxes)
@@ -229,7 +233,7 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): Faults => {
               // With the body given, no rule waits for it.
               return apply(ctx, next, 'createPet', asked, rule === NEEDS_BODY ? undefined : rule)
             }
-            await next()
+            return next()
           },
         }),
   }

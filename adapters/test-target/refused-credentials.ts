@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either'
-import type { Middleware } from 'koa'
+import type { Middleware, Next, ParameterizedContext } from 'koa'
 import { authorizationValues, readBearerToken } from '../http/auth.js'
 import type { Authentication } from '../http/extension.js'
 import { keyHolderIn } from './authorization-form.js'
@@ -13,12 +13,16 @@ import { type KeepRequest, SANDBOX_PATHS } from './request-journal.js'
  * report's `malformed_authorization`). Nothing else changes: it is still refused, and costs the key
  * no quota. A well-formed credential is left to authentication untouched.
  */
-export const journalRefusedCredentials =
-  (keep: KeepRequest, { authenticator, protects }: Authentication): Middleware<FaultState> =>
-  async (ctx, next) => {
-    const values = protects(ctx.path) && !SANDBOX_PATHS.test(ctx.path) ? authorizationValues(ctx.req.rawHeaders) : []
-    const refusedForForm = values.length > 1 || (values.length === 1 && E.isLeft(readBearerToken(values[0] || undefined)))
-    const holder = refusedForForm ? await keyHolderIn(values, authenticator) : undefined
+export const journalRefusedCredentials = (keep: KeepRequest, { authenticator, protects }: Authentication): Middleware<FaultState> => {
+  const keptIfHolder = async (ctx: ParameterizedContext<FaultState>, next: Next): Promise<void> => {
+    const holder = await keyHolderIn(authorizationValues(ctx.req.rawHeaders), authenticator)
     if (holder === undefined) await next()
     else await keep(ctx, holder.scope, next)
   }
+  return (ctx, next) => {
+    const values = protects(ctx.path) && !SANDBOX_PATHS.test(ctx.path) ? authorizationValues(ctx.req.rawHeaders) : []
+    const refusedForForm = values.length > 1 || (values.length === 1 && E.isLeft(readBearerToken(values[0] || undefined)))
+    // A well-formed credential, or none (nearly every request), goes on at once.
+    return refusedForForm ? keptIfHolder(ctx, next) : next()
+  }
+}

@@ -282,8 +282,7 @@ export const keepingRequests =
 /** Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal. */
 export const journalRequests =
   (keep: KeepRequest): Middleware<FaultState> =>
-  async (ctx, next) => {
+  (ctx, next) => {
     const sandbox = ctx.state.client?.scope
-    if (sandbox === undefined || SANDBOX_PATHS.test(ctx.path)) await next()
-    else await keep(ctx, sandbox, next)
+    return sandbox === undefined || SANDBOX_PATHS.test(ctx.path) ? next() : keep(ctx, sandbox, next)
   }
