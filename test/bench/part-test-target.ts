@@ -1,7 +1,7 @@
 import { type Measure, alone, alternate } from './measure.js'
 import { pad, summarise, summariseText, verdict } from './report.js'
 import { CREATE, GET, LIST, QUICK, ROUNDS, SECONDS, type Scenario, TARGETS } from './scenarios.js'
-import { SERVICE, type Server, checkSameAnswers, residentMb, startServer, stopAll, stopServer } from './servers.js'
+import { SERVICE, STRAIGHTFORWARD, type Server, checkSameAnswers, residentMb, startServer, stopAll, stopServer } from './servers.js'
 import { startWireMock, wireMockMissing } from './wiremock.js'
 
 /** The three answers a client's tests need most, served by every test target compared. */
@@ -30,8 +30,11 @@ export const testTargetPart = async (): Promise<void> => {
     }
     const defaults = await startServer('default mode', SERVICE)
     const testTarget = await startServer('test-target mode', SERVICE, { env: { BENCH_MODE: 'test-target' } })
+    const wireMock = servers[0]
+    // The card's stack with no feature at all: how far above WireMock any build of it can be.
+    const straightforward = wireMock === undefined ? undefined : await startServer('straightforward', STRAIGHTFORWARD)
     servers.unshift(defaults, testTarget)
-    const wireMock = servers[2]
+    if (straightforward !== undefined) servers.push(straightforward)
     await checkSameAnswers(defaults, servers.slice(1), ANSWERS)
     if (wireMock === undefined) console.log(`WireMock skipped: ${missing ?? ''}`)
     else for (const scenario of ANSWERS) alone(wireMock, servers, scenario, QUICK ? Math.min(WARM_UP_SECONDS, 5) : WARM_UP_SECONDS)
@@ -99,6 +102,10 @@ export const testTargetPart = async (): Promise<void> => {
       atLeast(TARGETS.wireMock),
       2,
       '×',
+    )
+    summariseText(
+      '  the straightforward build (no features) over WireMock, by rps',
+      ANSWERS.map((scenario) => `${(measureOf(scenario, straightforward).rps / measureOf(scenario, wireMock).rps).toFixed(2)}×`).join(', '),
     )
     const p99s = (server: Server): string => ANSWERS.map((scenario) => measureOf(scenario, server).p99Ms.toFixed(1)).join(', ')
     summariseText('p99 ms, test-target mode against WireMock (no target)', `${p99s(testTarget)} against ${p99s(wireMock)}`)
