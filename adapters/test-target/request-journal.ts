@@ -1,20 +1,17 @@
-import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http'
+import type { OutgoingHttpHeaders } from 'node:http'
 import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
 import type { Middleware, Next, ParameterizedContext } from 'koa'
 import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import type { FaultState } from './faults.js'
-import { type KeptBody, keptFromBytes, keptFromText, type TappedBody, tapBody } from './journal-body.js'
+import { type KeptBody, tapBody } from './journal-body.js'
 import { type JournalFilter, matchesFilter } from './journal-filter.js'
-import { authorizationValues } from '../http/auth.js'
+import { answerBody, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, requestBody } from './journal-record.js'
 import type { Redact } from '../http/key-redaction.js'
-import { authorizationForm } from './authorization-form.js'
 
 /** How many requests each sandbox's journal keeps: the newest. */
 export const JOURNAL_SIZE = 100
-/** The most of a request's or an answer's body an entry keeps. */
-const JOURNAL_BODY_BYTES = 4096
 /** Requests to these paths (the journal, the script, the reset, making and ending sandboxes) are not kept. */
 export const SANDBOX_PATHS = /^\/v1\/sandbox(?:es)?(?:\/|$)/
 
@@ -146,27 +143,6 @@ export const requestJournal = (): RequestJournal => {
   }
 }
 
-/** Header names in lower case, repeated ones joined, every key in them redacted. */
-const headerRecord = (headers: IncomingHttpHeaders | OutgoingHttpHeaders, redact: Redact): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      redact(name.toLowerCase()),
-      redact(Array.isArray(value) ? value.join(', ') : String(value ?? '')),
-    ]),
-  )
-
-/** The request's headers; of the credential only its form (`Bearer [redacted]`), whatever it holds. */
-const requestHeaders = (
-  { headers, rawHeaders }: Pick<IncomingMessage, 'headers' | 'rawHeaders'>,
-  redact: Redact,
-): Record<string, string> => {
-  const authorization = authorizationValues(rawHeaders)
-  return {
-    ...headerRecord(headers, redact),
-    ...(authorization.length === 0 ? {} : { authorization: authorizationForm(authorization) }),
-  }
-}
-
 interface JournalOptions {
   /** Shows each configured API key as `[redacted]`, wherever it appears in an entry. */
   readonly redact: Redact
@@ -189,24 +165,6 @@ export const operationsOf =
       .match(path, method)
       .pathAndMethod.map((layer) => layer.name)
       .find(isOperation) ?? null
-
-const NO_BODY: KeptBody = { body: null, bodyTruncated: false }
-
-/** An answer's body as sent: the text Koa wrote (JSON.stringify of an object), or the bytes. */
-const answerBody = (body: unknown, redact: Redact): KeptBody => {
-  if (body === undefined || body === null) return NO_BODY
-  if (Buffer.isBuffer(body))
-    return keptFromBytes({ bytes: body.subarray(0, JOURNAL_BODY_BYTES), cut: body.length > JOURNAL_BODY_BYTES }, redact)
-  return keptFromText(typeof body === 'string' ? body : JSON.stringify(body), redact, JOURNAL_BODY_BYTES)
-}
-
-/**
- * A request's body as the client sent it: the text the service decoded when it read the body whole
- * without replacing a byte (a compressed body decompressed); otherwise (refused before it was read,
- * or not JSON, not UTF-8, not whole) the bytes that arrived.
- */
-const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): KeptBody =>
-  decoded !== undefined && !decoded.includes('\uFFFD') ? keptFromText(decoded, redact, JOURNAL_BODY_BYTES) : keptFromBytes(tapped, redact)
 
 /** Keeps one request in `sandbox`'s journal, around the rest of its handling (`next`). */
 export type KeepRequest = (ctx: ParameterizedContext<FaultState>, sandbox: string, next: Next) => Promise<void>
@@ -245,33 +203,28 @@ export const keepingRequests =
       // The route routing chose, when the request got that far; otherwise (a 429, a refused credential) the router is asked.
       const routed = (ctx as Partial<Pick<RouterContext, 'routerName'>>).routerName
       const operation = routed === undefined ? operationOf(ctx.method, ctx.path) : isOperation(routed) ? routed : null
-      void body.then((tapped) => {
-        const id = String(ctx.res.getHeader('X-Request-Id') ?? '')
-        const { method, url } = ctx
-        const fault = ctx.state.fault ?? null
-        const { headers, rawHeaders } = ctx.req
-        const sent = requestBody(ctx.request.rawBody, tapped, redact)
-        let shown: Omit<JournalEntry, 'sequence'> | undefined
-        place.record({
-          operation,
-          status,
-          fault,
-          response: response.body,
-          show: () =>
-            (shown ??= {
-              id: redact(id),
-              time: new Date(started).toISOString(),
-              method,
-              path: redact(url),
+      void body.then((tapped) =>
+        place.record(
+          filedRecord(
+            {
+              id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
+              started,
+              method: ctx.method,
+              url: ctx.url,
               operation,
               status,
               durationMs,
-              fault,
-              request: { headers: requestHeaders({ headers, rawHeaders }, redact), ...sent },
-              response: { headers: headerRecord(response.headers, redact), ...response.body },
-            }),
-        })
-      })
+              fault: ctx.state.fault ?? null,
+              requestHeaders: ctx.req.headers,
+              rawRequestHeaders: ctx.req.rawHeaders,
+              requestBody: requestBody(ctx.request.rawBody, tapped, redact),
+              responseHeaders: response.headers,
+              responseBody: response.body,
+            },
+            redact,
+          ),
+        ),
+      )
     }
     // Each emitted once by a response (`record` runs for the first): `on` spares once's wrapper.
     ctx.res.on('finish', record)
