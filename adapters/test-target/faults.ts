@@ -29,6 +29,8 @@ interface FaultPreferences {
   readonly retryAfterSeconds?: number
 }
 
+const NOTHING_PREFERRED: FaultPreferences = {}
+
 /**
  * `delay` (an integer from 0 to MAX_DELAY_MS, in the one integer syntax of the API) and `fault`
  * (429, 500 or 503; with sandboxes also 502, 504, `reset`, `reset-after`, `truncated`, and
@@ -36,6 +38,8 @@ interface FaultPreferences {
  * is ignored, as RFC 7240 asks; a repeated one counts once, in its first occurrence.
  */
 export const readFaultPreferences = (header: string | undefined, sandboxes = false): FaultPreferences => {
+  // Most requests send no Prefer at all.
+  if (header === undefined) return NOTHING_PREFERRED
   const preferences = parsePrefer(header)
   const delayMs = safeIntegerText(preferences.get('delay'), 0, MAX_DELAY_MS)
   const names: ReadonlyArray<string> = sandboxes ? FAULT_NAMES : FORCED_STATUSES.map(String)
