@@ -8,10 +8,9 @@ import type { FaultState } from './faults.js'
 import { type KeptBody, tapBody } from './journal-body.js'
 import { type JournalFilter, matchesFilter } from './journal-filter.js'
 import { answerBody, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, requestBody } from './journal-record.js'
+import { type Filed, file, inOrder, type SandboxJournal } from './journal-ring.js'
 import type { Redact } from '../http/key-redaction.js'
 
-/** How many requests each sandbox's journal keeps: the newest. */
-export const JOURNAL_SIZE = 100
 /** Requests to these paths (the journal, the script, the reset, making and ending sandboxes) are not kept. */
 export const SANDBOX_PATHS = /^\/v1\/sandbox(?:es)?(?:\/|$)/
 
@@ -76,45 +75,18 @@ interface KeptRequests {
   readonly dropped: number
 }
 
-interface Filed {
-  readonly sequence: number
-  readonly record: JournalRecord
-}
-
-interface SandboxJournal {
-  next: number
-  /** In arrival order: a request is filed when it is done, in the place its arrival took. */
-  readonly entries: Filed[]
-  dropped: number
-}
-
 const entryOf = ({ sequence, record }: Filed): JournalEntry => ({ sequence, ...record.show() })
-
-/** Files `entry` in arrival order, keeping the newest JOURNAL_SIZE; an entry older than all of a full journal is dropped. */
-const file = (journal: SandboxJournal, entry: Filed): void => {
-  const entries = journal.entries
-  let at = entries.length
-  while (at > 0 && (entries[at - 1]?.sequence ?? 0) > entry.sequence) at -= 1
-  if (at === 0 && entries.length >= JOURNAL_SIZE) {
-    journal.dropped += 1
-    return
-  }
-  // Requests mostly end in the order they arrived: the common case is a push.
-  if (at === entries.length) entries.push(entry)
-  else entries.splice(at, 0, entry)
-  if (entries.length > JOURNAL_SIZE) {
-    entries.shift()
-    journal.dropped += 1
-  }
-}
 
 /** The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store). */
 export const requestJournal = (): RequestJournal => {
   const journals = new Map<string, SandboxJournal>()
-  const filedOf = (sandbox: string): ReadonlyArray<Filed> => journals.get(sandbox)?.entries ?? []
+  const filedOf = (sandbox: string): ReadonlyArray<Filed> => {
+    const journal = journals.get(sandbox)
+    return journal === undefined ? [] : inOrder(journal)
+  }
   return {
     arrive: (sandbox) => {
-      const journal = journals.get(sandbox) ?? { next: 1, entries: [], dropped: 0 }
+      const journal = journals.get(sandbox) ?? { next: 1, ring: [], first: 0, dropped: 0 }
       journals.set(sandbox, journal)
       const sequence = journal.next
       journal.next += 1
