@@ -60,6 +60,7 @@ export interface Taken extends Pick<JournalEntry, 'id' | 'method' | 'operation' 
   readonly responseBody: KeptBody
 }
 
+/** A request as the journal files it: its entry made, every key redacted, the first time it is read, and kept. */
 export const filedRecord = (taken: Taken, redact: Redact): JournalRecord => {
   let shown: Omit<JournalEntry, 'sequence'> | undefined
   const { operation, status, durationMs, fault } = taken
