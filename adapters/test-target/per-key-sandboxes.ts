@@ -84,8 +84,8 @@ export const perKeySandboxes = (space: SandboxSpace, made: MadeKeys): Sandboxes 
     () =>
       made.isOpen(client.scope) ? task()() : refused()
   return {
-    // Chosen on every request: written as the task it is, without TE.map's promise hops.
-    useCasesFor: (client) => async () => (made.isOpen(client.scope) ? E.map(useCasesOf)(await space.open(client.scope)()) : REFUSED),
+    // Chosen on every request: the open data set's use cases, without TE.map's promise hops.
+    useCasesFor: (client) => whileOpen(client, () => async () => E.map(useCasesOf)(await space.open(client.scope)())),
     reset: (client) => whileOpen(client, () => space.reset(client.scope)),
     clockOf: (sandbox) => space.clock(sandbox),
     advance: (client, ms) => whileOpen(client, () => space.advance(client.scope, ms)),

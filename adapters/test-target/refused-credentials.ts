@@ -14,8 +14,8 @@ import { type KeepRequest, SANDBOX_PATHS } from './request-journal.js'
  * no quota. A well-formed credential is left to authentication untouched.
  */
 export const journalRefusedCredentials = (keep: KeepRequest, { authenticator, protects }: Authentication): Middleware<FaultState> => {
-  const keptIfHolder = async (ctx: ParameterizedContext<FaultState>, next: Next): Promise<void> => {
-    const holder = await keyHolderIn(authorizationValues(ctx.req.rawHeaders), authenticator)
+  const keptIfHolder = async (ctx: ParameterizedContext<FaultState>, next: Next, values: ReadonlyArray<string>): Promise<void> => {
+    const holder = await keyHolderIn(values, authenticator)
     if (holder === undefined) await next()
     else await keep(ctx, holder.scope, next)
   }
@@ -23,6 +23,6 @@ export const journalRefusedCredentials = (keep: KeepRequest, { authenticator, pr
     const values = protects(ctx.path) && !SANDBOX_PATHS.test(ctx.path) ? authorizationValues(ctx.req.rawHeaders) : []
     const refusedForForm = values.length > 1 || (values.length === 1 && E.isLeft(readBearerToken(values[0] || undefined)))
     // A well-formed credential, or none (nearly every request), goes on at once.
-    return refusedForForm ? keptIfHolder(ctx, next) : next()
+    return refusedForForm ? keptIfHolder(ctx, next, values) : next()
   }
 }
