@@ -34,9 +34,16 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepo
   /** The id of the pet inserted under each create id: an insert here never fails, but the port promises it. */
   const byCreateId = new Map<string, PetId>()
 
-  /** The pet with `id`, which must be one of 1..names.length. */
-  const petOf = (id: PetId): Pet =>
-    Object.freeze({ id, name: names[id - 1] ?? '', categoryId: categoryIds[id - 1] ?? 0, status: statuses[id - 1] ?? 'available' })
+  /**
+   * The pet with `id`, which must be one of 1..names.length: a new object for each read, so nobody
+   * shares one and there is nothing to freeze (freezing 21 objects cost a page 2.4 µs).
+   */
+  const petOf = (id: PetId): Pet => ({
+    id,
+    name: names[id - 1] ?? '',
+    categoryId: categoryIds[id - 1] ?? 0,
+    status: statuses[id - 1] ?? 'available',
+  })
 
   const insert = (draft: PetDraft, createId?: string): Pet => {
     const earlier = createId === undefined ? undefined : byCreateId.get(createId)
