@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import { realClock } from '../../src/domain/clock.js'
 import { storeFailed } from '../../src/domain/errors.js'
@@ -68,23 +69,27 @@ export const memoryIdempotencyStore = ({
     return record?.token === token ? record : undefined
   }
 
+  // Each task reads or writes when it is run, as the port asks, not when it is made.
   return {
-    claim: (scope, fingerprint) => TE.right(claim(scope, fingerprint)),
-    complete: (scope, token, fingerprint, pet) => {
-      const record = heldBy(scope, token)
-      return record !== undefined
-        ? TE.right(write(scope, { ...record, fingerprint, pet, expiresAt: clock.now() + recordTtlMs }))
-        : TE.left(
-            storeFailed(`complete idempotency key: the claim was lost before pet ${pet.id} was recorded (its ${leaseMs} ms lease ran out)`),
-          )
-    },
+    claim: (scope, fingerprint) => TE.rightIO(() => claim(scope, fingerprint)),
+    complete: (scope, token, fingerprint, pet) =>
+      TE.fromIOEither(() => {
+        const record = heldBy(scope, token)
+        return record !== undefined
+          ? E.right(write(scope, { ...record, fingerprint, pet, expiresAt: clock.now() + recordTtlMs }))
+          : E.left(
+              storeFailed(
+                `complete idempotency key: the claim was lost before pet ${pet.id} was recorded (its ${leaseMs} ms lease ran out)`,
+              ),
+            )
+      }),
     // Like every adapter, only the holder's claim still in progress ends its lease; a completed record
     // stays. Dated the epoch, as on MongoDB: over by any clock, even the real one stepped back. Set in
     // place, not written: its expiry, and so its place in the Map, do not change.
-    endLease: (scope, token) => {
-      const record = heldBy(scope, token)
-      if (record !== undefined && record.pet === undefined) records.set(scope, { ...record, leaseEndsAt: 0 })
-      return TE.right(undefined)
-    },
+    endLease: (scope, token) =>
+      TE.rightIO(() => {
+        const record = heldBy(scope, token)
+        if (record !== undefined && record.pet === undefined) records.set(scope, { ...record, leaseEndsAt: 0 })
+      }),
   }
 }

@@ -72,10 +72,11 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepo
     return ids.slice(start, start + query.limit).map(petOf)
   }
 
+  // Each task reads or writes when it is run, as the port asks, not when it is made.
   return {
-    insert: (draft, createId) => TE.right(insert(draft, createId)),
+    insert: (draft, createId) => TE.rightIO(() => insert(draft, createId)),
     // The port's ids are safe integers; one outside 1..n names no pet.
-    findById: (id) => TE.right(id >= 1 && id <= names.length ? O.some(petOf(id)) : O.none),
-    list: (query) => TE.right(list(query)),
+    findById: (id) => TE.rightIO(() => (id >= 1 && id <= names.length ? O.some(petOf(id)) : O.none)),
+    list: (query) => TE.rightIO(() => list(query)),
   }
 }

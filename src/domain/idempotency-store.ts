@@ -59,7 +59,8 @@ export type IdempotencyClaim =
  *   another request took the scope over, or the record expired): the pet it created is then not the
  *   one the key answers with, which an operator must hear of, and the create must not answer 201;
  * - expiry (of leases and records) is decided by one clock for every instance sharing the store;
- * - every call may fail with StoreUnavailable or StoreFailed, as PetRepository's calls do.
+ * - a call's task does its work each time it is run and none when it is made, and every call may
+ *   fail with StoreUnavailable or StoreFailed, as PetRepository's calls do.
  */
 export interface IdempotencyStore {
   readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreError, IdempotencyClaim>

@@ -20,6 +20,8 @@ export interface PetListQuery {
  *   nothing and answers the pet the first stored (the draft is not compared). A failed insert may
  *   have stored its pet all the same (its answer lost or late, its write concern not met), so a
  *   create that failed is retried under the same id, never making a second pet;
+ * - a call's task does its work each time it is run, and none when it is made (a use case makes
+ *   a task before its caller runs it);
  * - findById answers None for an id no pet has;
  * - list returns pets in ascending id order, only ids above `after`, only `status` when given, and at
  *   most `limit` of them, at a cost that grows with `limit`, not with the number of pets;

@@ -86,6 +86,13 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: PET })
   })
 
+  contract('a task does its work when it is run, and none when it is made', async (context) => {
+    const store = storeOf(context)
+    const made = store.claim('client:key-1', 'f1')
+    assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
+    assert.equal(await run(made), { kind: 'in_progress', fingerprint: 'f2' })
+  })
+
   contract('keeps scopes apart', async (context) => {
     const store = storeOf(context)
     await run(store.claim('client-a:key', 'f1'))

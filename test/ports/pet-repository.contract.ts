@@ -65,6 +65,19 @@ export const petRepositoryContract = (adapterName: string, openStore: () => Prom
     assert.equal(await run(repository.findById(pet.id)), O.some({ id: pet.id, name, categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' }))
   })
 
+  contract('a task does its work each time it is run, and none when it is made', async (context) => {
+    const { repository } = storeOf(context)
+    const listing = repository.list({ limit: 10 })
+    const insert = repository.insert(draft(1))
+    assert.equal(await run(listing), [])
+    const first = await run(insert)
+    const second = await run(insert)
+    assert.equal(
+      (await run(listing)).map((pet) => pet.id),
+      [first.id, second.id],
+    )
+  })
+
   contract('findById answers None for an id no pet has', async (context) => {
     const { repository } = storeOf(context)
     await run(repository.insert(draft(1)))
