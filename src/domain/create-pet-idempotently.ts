@@ -104,7 +104,6 @@ export const createPetIdempotently =
       }
     return pipe(
       decodeIdempotentCreate(request),
-      TE.fromEither,
-      TE.flatMap(({ scope, draft }) => pipe(deps.idempotency.claim(scope, request.fingerprint), TE.flatMap(resume(scope, draft)))),
+      E.matchW(TE.left, ({ scope, draft }) => pipe(deps.idempotency.claim(scope, request.fingerprint), TE.flatMap(resume(scope, draft)))),
     )
   }

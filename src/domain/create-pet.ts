@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
-import * as TE from 'fp-ts/TaskEither'
+import type * as TE from 'fp-ts/TaskEither'
 import { describeErrors } from './codec.js'
 import { type InvalidPet, invalidPet, type StoreError } from './errors.js'
 import { DEFAULT_STATUS, NewPet, type Pet, type PetDraft } from './pet.js'
@@ -26,8 +26,7 @@ export const decodeNewPet = (body: unknown): E.Either<InvalidPet, PetDraft> => {
 export const createPet =
   (deps: { readonly pets: PetRepository }) =>
   (body: unknown): TE.TaskEither<InvalidPet | StoreError, Pet> =>
-    pipe(
-      decodeNewPet(body),
-      TE.fromEither,
-      TE.flatMap((draft) => deps.pets.insert(draft)),
-    )
+  async () => {
+    const draft = decodeNewPet(body)
+    return E.isLeft(draft) ? draft : deps.pets.insert(draft.right)()
+  }

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
-import * as TE from 'fp-ts/TaskEither'
+import type * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { describeErrors } from './codec.js'
 import { type InvalidParameter, invalidParameter, type PetNotFound, petNotFound, type StoreError } from './errors.js'
@@ -27,17 +27,18 @@ const decodePetId = (text: string): E.Either<InvalidParameter, bigint> =>
 
 const MAX_STORABLE_ID = BigInt(Number.MAX_SAFE_INTEGER)
 
-/** Ids are positive safe integers, so only those need a look-up; any other is found nowhere. */
-const findPet =
-  (pets: PetRepository) =>
-  (id: bigint): TE.TaskEither<PetNotFound | StoreError, Pet> => {
-    const notFound = petNotFound(id.toString())
-    if (id <= 0n || id > MAX_STORABLE_ID) return TE.left(notFound)
-    return pipe(pets.findById(Number(id)), TE.flatMap(TE.fromOption(() => notFound)))
-  }
-
-/** getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. */
+/**
+ * getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. Ids are positive safe
+ * integers, so only those need a look-up; any other is found nowhere.
+ */
 export const getPet =
   (deps: { readonly pets: PetRepository }) =>
   (petIdText: string): TE.TaskEither<InvalidParameter | PetNotFound | StoreError, Pet> =>
-    pipe(decodePetId(petIdText), TE.fromEither, TE.flatMap(findPet(deps.pets)))
+  async () => {
+    const id = decodePetId(petIdText)
+    if (E.isLeft(id)) return id
+    const notFound = petNotFound(id.right.toString())
+    if (id.right <= 0n || id.right > MAX_STORABLE_ID) return E.left(notFound)
+    const found = await deps.pets.findById(Number(id.right))()
+    return E.isLeft(found) ? found : E.fromOption(() => notFound)(found.right)
+  }

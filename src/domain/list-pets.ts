@@ -1,7 +1,6 @@
 import * as E from 'fp-ts/Either'
-import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
-import * as TE from 'fp-ts/TaskEither'
+import type * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { describeErrors } from './codec.js'
 import { type InvalidParameter, invalidParameter, type StoreError } from './errors.js'
@@ -44,23 +43,20 @@ const decodeListRequest = ({ unread = [], ...request }: ListPetsRequest): E.Eith
   return E.right({ limit, ...(status === undefined ? {} : { status }), ...(after === undefined ? {} : { after }) })
 }
 
-/** Asks the store for one pet more than the page holds, to learn without counting whether more exist. */
-const pageOf = (pets: PetRepository, query: PetListQuery): TE.TaskEither<StoreError, PetPage> =>
-  pipe(
-    pets.list({ ...query, limit: query.limit + 1 }),
-    TE.map((found) => {
-      const page = found.slice(0, query.limit)
-      const last = page[page.length - 1]
-      return { pets: page, next: found.length > query.limit && last !== undefined ? O.some(last.id) : O.none }
-    }),
-  )
-
-/** listPets (spec §4.1): a page of pets in ascending id order. */
+/**
+ * listPets (spec §4.1): a page of pets in ascending id order. The store is asked for one pet more
+ * than the page holds, to learn without counting whether more exist.
+ */
 export const listPets =
   (deps: { readonly pets: PetRepository }) =>
   (request: ListPetsRequest): TE.TaskEither<InvalidParameter | StoreError, PetPage> =>
-    pipe(
-      decodeListRequest(request),
-      TE.fromEither,
-      TE.flatMap((query) => pageOf(deps.pets, query)),
-    )
+  async () => {
+    const query = decodeListRequest(request)
+    if (E.isLeft(query)) return query
+    const { limit } = query.right
+    const found = await deps.pets.list({ ...query.right, limit: limit + 1 })()
+    if (E.isLeft(found)) return found
+    const pets = found.right.slice(0, limit)
+    const last = pets[pets.length - 1]
+    return E.right({ pets, next: found.right.length > limit && last !== undefined ? O.some(last.id) : O.none })
+  }
