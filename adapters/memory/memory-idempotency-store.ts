@@ -72,16 +72,13 @@ export const memoryIdempotencyStore = ({
   // Each task reads or writes when it is run, as the port asks, not when it is made.
   return {
     claim: (scope, fingerprint) => TE.rightIO(() => claim(scope, fingerprint)),
-    complete: (scope, token, fingerprint, pet) =>
+    // Whoever holds the create id's claim now: a request that was taken over stored the same pet.
+    complete: (scope, createId, fingerprint, pet) =>
       TE.fromIOEither(() => {
-        const record = heldBy(scope, token)
-        return record !== undefined
+        const record = records.get(scope)
+        return record?.createId === createId
           ? E.right(write(scope, { ...record, fingerprint, pet, expiresAt: clock.now() + recordTtlMs }))
-          : E.left(
-              storeFailed(
-                `complete idempotency key: the claim was lost before pet ${pet.id} was recorded (its ${leaseMs} ms lease ran out)`,
-              ),
-            )
+          : E.left(storeFailed(`complete idempotency key: the record expired before pet ${pet.id} was recorded`))
       }),
     // Like every adapter, only the holder's claim still in progress ends its lease; a completed record
     // stays. Dated the epoch, as on MongoDB: over by any clock, even the real one stepped back. Set in

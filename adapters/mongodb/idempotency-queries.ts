@@ -82,8 +82,8 @@ export const claimUpdate = (token: string, fingerprint: string, createId: string
   ]
 }
 
-/** The claim as long as `token` holds it. */
-export const heldFilter = (scope: string, token: string) => ({ _id: scope, token })
+/** The record as long as it carries the claim's create id, whoever holds that claim now. */
+export const createIdFilter = (scope: string, createId: string) => ({ _id: scope, createId })
 
 /** Records the created pet, answered for `recordTtlMs` from now. */
 export const completeUpdate = (fingerprint: string, pet: PetDocument, recordTtlMs: number, offsetMs: number) => [

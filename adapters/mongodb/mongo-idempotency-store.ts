@@ -14,7 +14,7 @@ import {
   claimUpdate,
   completeUpdate,
   endLeaseUpdate,
-  heldFilter,
+  createIdFilter,
   IDEMPOTENCY_COLLECTION,
   type IdempotencyDocument,
   inProgressFilter,
@@ -100,11 +100,11 @@ export const mongoIdempotencyStore = ({
         TE.flatMap((token) => claimAs(scope, fingerprint, token)),
         TE.flatMap(fromStored),
       ),
-    complete: (scope, token, fingerprint, pet) =>
+    complete: (scope, createId, fingerprint, pet) =>
       pipe(
         mongoCall(access, 'complete idempotency key', async () =>
           (await records()).updateOne(
-            heldFilter(scope, token),
+            createIdFilter(scope, createId),
             completeUpdate(fingerprint, toDocument(pet), recordTtlMs, clockOffsetMs()),
             bound,
           ),
@@ -114,8 +114,7 @@ export const mongoIdempotencyStore = ({
             ? TE.right(undefined)
             : TE.left(
                 storeFailed(
-                  `complete idempotency key: the claim was lost before pet ${pet.id} was recorded ` +
-                    `(its ${leaseMs} ms lease ran out and another request took the key over); ` +
+                  `complete idempotency key: the record expired before pet ${pet.id} was recorded; ` +
                     'the key does not answer with this pet',
                 ),
               ),

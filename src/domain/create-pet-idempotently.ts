@@ -93,7 +93,7 @@ export const createPetIdempotently =
           case 'claimed':
             return pipe(
               deps.pets.insert(draft, claim.createId),
-              TE.tap((pet) => deps.idempotency.complete(scope, claim.token, request.fingerprint, pet)),
+              TE.tap((pet) => deps.idempotency.complete(scope, claim.createId, request.fingerprint, pet)),
               TE.orElseW(endingLease(deps.idempotency, scope, claim.token)),
             )
           case 'completed':

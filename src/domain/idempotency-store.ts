@@ -23,9 +23,9 @@ export interface IdempotencyTimes {
 export type IdempotencyClaim =
   /**
    * Nobody did, or its holder's lease is over and this claim is for the same body: the caller now
-   * holds it, and must complete it or end its lease with this token. The pet is inserted under
-   * `createId`, which a claim taking over the same body's claim keeps, so that a pet an earlier
-   * holder may have stored is found, never made twice.
+   * holds it, and must complete it with its create id or end its lease with this token. The pet
+   * is inserted under `createId`, which a claim taking over the same body's claim keeps, so that a
+   * pet an earlier holder may have stored is found, never made twice.
    */
   | { readonly kind: 'claimed'; readonly token: string; readonly createId: string }
   /** A create with this key finished; its pet and the fingerprint of its body. */
@@ -48,22 +48,24 @@ export type IdempotencyClaim =
  *   is the first body's;
  * - endLease ends the lease of a claim still in progress at once, keeping its fingerprint and its
  *   create id: a create that failed, whatever it may have stored, is retried at once with the same
- *   key and body, and the create id makes that retry answer the pet if one was stored. complete
- *   and endLease act only for the holder of the claim's token, so a request that outlived its
- *   lease can neither overwrite nor end the claim another request took over; a completed record
- *   is never touched by endLease;
+ *   key and body, and the create id makes that retry answer the pet if one was stored. endLease
+ *   acts only for the holder of the claim's token, so a request that outlived its lease cannot
+ *   end the claim another request took over; a completed record is never touched by endLease;
  * - a claim that fails ends the lease of any claim it may have made (the store may have applied a
  *   claim whose answer was lost, and the caller has no token to end it with), as far as the store
  *   can still be written: a client's retry is not refused for a whole lease by a claim nobody holds;
- * - complete fails with StoreFailed when the caller no longer holds the claim (its lease ran out and
- *   another request took the scope over, or the record expired): the pet it created is then not the
- *   one the key answers with, which an operator must hear of, and the create must not answer 201;
+ * - complete records `pet` as the answer of the claim whose create id is `createId`, whoever holds
+ *   that claim now: a request whose lease ran out and whose claim another took over inserted under
+ *   the same create id, so it stored (or found) the same pet, which is the pet the key answers, and
+ *   its create answers it too. complete fails with StoreFailed when the record no longer carries
+ *   that create id (it expired, and the scope was claimed afresh): the pet is then not the one the
+ *   key answers with, which an operator must hear of, and the create must not answer 201;
  * - expiry (of leases and records) is decided by one clock for every instance sharing the store;
  * - a call's task does its work each time it is run and none when it is made, and every call may
  *   fail with StoreUnavailable or StoreFailed, as PetRepository's calls do.
  */
 export interface IdempotencyStore {
   readonly claim: (scope: string, fingerprint: string) => TE.TaskEither<StoreError, IdempotencyClaim>
-  readonly complete: (scope: string, token: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreError, void>
+  readonly complete: (scope: string, createId: string, fingerprint: string, pet: Pet) => TE.TaskEither<StoreError, void>
   readonly endLease: (scope: string, token: string) => TE.TaskEither<StoreError, void>
 }

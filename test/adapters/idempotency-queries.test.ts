@@ -1,6 +1,12 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { claimUpdate, completeUpdate, endLeaseUpdate, heldFilter, inProgressFilter } from '../../adapters/mongodb/idempotency-queries.js'
+import {
+  claimUpdate,
+  completeUpdate,
+  createIdFilter,
+  endLeaseUpdate,
+  inProgressFilter,
+} from '../../adapters/mongodb/idempotency-queries.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { serverTime } from '../../adapters/mongodb/server-clock.js'
 import { applyPipeline } from '../support/pipeline-evaluator.js'
@@ -77,14 +83,14 @@ Queries('a claim takes over a record past its lifetime by the server’s clock, 
   assert.equal(claim(inProgress('t1', 'f1', 0), 't4', 'f1', at(TTL_MS)), inProgress('t4', 'f1', TTL_MS))
 })
 
-Queries('completing records the pet for its lifetime from the server’s now, only for the holder', () => {
+Queries('completing records the pet for its lifetime from the server’s now, for the claim’s create id', () => {
   const held = inProgress('t1', 'f1', 0)
   assert.equal(applyPipeline(held, 'client:key', completeUpdate('f1', PET, TTL_MS, 0), at(5)), {
     ...held,
     pet: PET,
     expiresAt: at(5 + TTL_MS),
   })
-  assert.equal(heldFilter('client:key', 't1'), { _id: 'client:key', token: 't1' })
+  assert.equal(createIdFilter('client:key', 'c1'), { _id: 'client:key', createId: 'c1' })
 })
 
 Queries('ending a lease touches only the holder’s claim in progress, and dates the lease before any server’s now', () => {

@@ -139,7 +139,7 @@ if (source.kind === 'none') {
       await run(pets.list({ limit: 5 }))
       const claim = await run(idempotency.claim('client:key', 'f1'))
       if (claim.kind === 'claimed') {
-        await run(idempotency.complete('client:key', claim.token, 'f1', pet))
+        await run(idempotency.complete('client:key', claim.createId, 'f1', pet))
         await run(idempotency.endLease('client:key', claim.token))
       }
       await run(mongoRateLimitCounter(access).hit('client', 60_000))

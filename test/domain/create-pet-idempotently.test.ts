@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import { createPetIdempotently, type IdempotentCreateRequest } from '../../src/domain/create-pet-idempotently.js'
+import type { Pet } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { aNewPet } from '../support/pet-builder.js'
 
@@ -15,27 +16,32 @@ const request = (body: unknown = aNewPet()): IdempotentCreateRequest => ({ clien
 
 const CreateIdempotently = suite('createPetIdempotently')
 
-CreateIdempotently('a create that outlived its lease while another request took the key over does not answer its pet', async () => {
-  let now = 0
-  const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
-  const repository = memoryPetRepository()
-  // The insert is slow: meanwhile the lease runs out and a retry of the same request claims the key.
-  const pets = {
-    ...repository,
-    insert: (draft: Parameters<typeof repository.insert>[0]) =>
-      pipe(
-        TE.fromTask(async () => {
-          now += LEASE_MS + 1
-          return idempotency.claim('client:key-0001', 'f1')()
-        }),
-        TE.flatMap(() => repository.insert(draft)),
-      ),
-  }
-  const result = await createPetIdempotently({ pets, idempotency })(request())()
-  assert.ok(E.isLeft(result) && result.left._tag === 'StoreFailed', JSON.stringify(result))
-  // The retry that took the key over holds it: it is not answered with the first request's pet.
-  assert.equal(await idempotency.claim('client:key-0001', 'f1')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
-})
+CreateIdempotently(
+  'a create that outlived its lease while a retry took the key over answers the pet the key answers, stored once',
+  async () => {
+    let now = 0
+    const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => now } })
+    const repository = memoryPetRepository()
+    let retried: E.Either<unknown, Pet> | undefined
+    // The first insert is slow: meanwhile the lease runs out and a retry of the same request takes the key over and finishes.
+    const slow: PetRepository = {
+      ...repository,
+      insert: (draft, createId) =>
+        pipe(
+          TE.fromTask(async () => {
+            now += LEASE_MS + 1
+            retried = await createPetIdempotently({ pets: repository, idempotency })(request())()
+          }),
+          TE.flatMap(() => repository.insert(draft, createId)),
+        ),
+    }
+    const first = await createPetIdempotently({ pets: slow, idempotency })(request())()
+    assert.ok(retried !== undefined && E.isRight(retried), JSON.stringify(retried))
+    assert.equal(first, retried)
+    assert.equal(await repository.list({ limit: 10 })(), E.right([retried.right]))
+    assert.equal(await idempotency.claim('client:key-0001', 'f1')(), E.right({ kind: 'completed', fingerprint: 'f1', pet: retried.right }))
+  },
+)
 
 /** A repository that stores the pet and then loses the answer: the insert fails though the pet exists. */
 const answerLost = (repository: PetRepository): PetRepository => ({

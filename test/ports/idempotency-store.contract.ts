@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { IdempotencyStore, IdempotencyTimes } from '../../src/domain/idempotency-store.js'
+import type { IdempotencyClaim, IdempotencyStore, IdempotencyTimes } from '../../src/domain/idempotency-store.js'
 import type { Pet } from '../../src/domain/pet.js'
 
 /** One empty store for one test, on a clock the test moves. */
@@ -29,10 +29,12 @@ const LEASE_MS = 5_000
 const MARGIN_MS = 1_000
 const PET: Pet = { id: 7, name: 'Rex', categoryId: 1, status: 'sold' }
 
-const claimToken = async (store: IdempotencyStore, scope: string, fingerprint: string): Promise<string> => {
+type Claimed = Extract<IdempotencyClaim, { kind: 'claimed' }>
+
+const claimed = async (store: IdempotencyStore, scope: string, fingerprint: string): Promise<Claimed> => {
   const claim = await run(store.claim(scope, fingerprint))
   if (claim.kind !== 'claimed') throw new Error(`expected to claim ${scope}, got ${claim.kind}`)
-  return claim.token
+  return claim
 }
 
 const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
@@ -67,10 +69,10 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
 
   contract('claims a scope nobody holds, with a token of its own', async (context) => {
     const store = storeOf(context)
-    const first = await claimToken(store, 'client:key-1', 'f1')
-    const second = await claimToken(store, 'client:key-2', 'f1')
-    assert.type(first, 'string')
-    assert.is.not(first, second)
+    const first = await claimed(store, 'client:key-1', 'f1')
+    const second = await claimed(store, 'client:key-2', 'f1')
+    assert.type(first.token, 'string')
+    assert.is.not(first.token, second.token)
   })
 
   contract('answers in_progress, with the fingerprint, while a claim is neither completed nor its lease over', async (context) => {
@@ -81,8 +83,8 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
 
   contract('answers completed with the pet once the claim is completed', async (context) => {
     const store = storeOf(context)
-    const token = await claimToken(store, 'client:key-1', 'f1')
-    await run(store.complete('client:key-1', token, 'f1', PET))
+    const claim = await claimed(store, 'client:key-1', 'f1')
+    await run(store.complete('client:key-1', claim.createId, 'f1', PET))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: PET })
   })
 
@@ -112,7 +114,7 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
 
   contract('never lets another body take over a claim whose holder ended its lease, until the record expires', async (context) => {
     const store = storeOf(context)
-    await run(store.endLease('client:key-1', await claimToken(store, 'client:key-1', 'f1')))
+    await run(store.endLease('client:key-1', (await claimed(store, 'client:key-1', 'f1')).token))
     assert.equal(await run(store.claim('client:key-1', 'f2')), { kind: 'in_progress', fingerprint: 'f1' })
     context.clock.now += TTL_MS + MARGIN_MS
     assert.is((await run(store.claim('client:key-1', 'f2'))).kind, 'claimed')
@@ -120,7 +122,7 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
 
   contract('ends a lease only for the token that holds the claim', async (context) => {
     const store = storeOf(context)
-    await claimToken(store, 'client:key-1', 'f1')
+    await claimed(store, 'client:key-1', 'f1')
     await run(store.endLease('client:key-1', 'not-the-holder'))
     await run(store.endLease('client:key-2', 'not-the-holder'))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'in_progress', fingerprint: 'f1' })
@@ -159,7 +161,7 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     const store = storeOf(context)
     const first = await run(store.claim('client:key-1', 'f1'))
     if (first.kind !== 'claimed') throw new Error('expected to claim')
-    await run(store.complete('client:key-1', first.token, 'f1', PET))
+    await run(store.complete('client:key-1', first.createId, 'f1', PET))
     context.clock.now += TTL_MS + MARGIN_MS
     const afterExpiry = await run(store.claim('client:key-1', 'f1'))
     assert.ok(afterExpiry.kind === 'claimed' && afterExpiry.createId !== first.createId)
@@ -167,41 +169,45 @@ export const idempotencyStoreContract = (adapterName: string, open: OpenIdempote
     assert.ok(other.kind === 'claimed' && afterExpiry.kind === 'claimed' && other.createId !== afterExpiry.createId)
   })
 
-  contract('lets a holder whose claim was taken over neither complete it nor end its lease', async (context) => {
+  contract("lets a holder whose claim was taken over record its create id's pet, but not end the new holder's lease", async (context) => {
     const store = storeOf(context)
-    const late = await claimToken(store, 'client:key-1', 'f1')
+    const late = await claimed(store, 'client:key-1', 'f1')
     context.clock.now += LEASE_MS + MARGIN_MS
-    const current = await claimToken(store, 'client:key-1', 'f1')
-    assert.is((await store.complete('client:key-1', late, 'f1', PET)())._tag, 'Left')
-    await run(store.endLease('client:key-1', late))
+    const current = await claimed(store, 'client:key-1', 'f1')
+    await run(store.endLease('client:key-1', late.token))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'in_progress', fingerprint: 'f1' })
-    await run(store.complete('client:key-1', current, 'f1', { ...PET, id: 8 }))
-    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: { ...PET, id: 8 } })
+    // Both inserted under the same create id, so the pet is the same one, recorded by whoever comes first.
+    await run(store.complete('client:key-1', late.createId, 'f1', PET))
+    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: PET })
+    await run(store.endLease('client:key-1', current.token))
+    await run(store.complete('client:key-1', late.createId, 'f1', PET))
+    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: PET })
   })
 
-  contract('fails a completion by a holder that lost its claim with StoreFailed, naming the pet', async (context) => {
+  contract('fails a completion whose record expired and was claimed afresh with StoreFailed, naming the pet', async (context) => {
     const store = storeOf(context)
-    const late = await claimToken(store, 'client:key-1', 'f1')
-    context.clock.now += LEASE_MS + MARGIN_MS
-    await claimToken(store, 'client:key-1', 'f1')
-    const completed = await store.complete('client:key-1', late, 'f1', PET)()
+    const expired = await claimed(store, 'client:key-1', 'f1')
+    context.clock.now += TTL_MS + MARGIN_MS
+    await claimed(store, 'client:key-1', 'f1')
+    const completed = await store.complete('client:key-1', expired.createId, 'f1', PET)()
     assert.ok(E.isLeft(completed) && completed.left._tag === 'StoreFailed', JSON.stringify(completed))
     assert.match(E.isLeft(completed) ? completed.left.detail : '', 'pet 7')
+    assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'in_progress', fingerprint: 'f1' })
   })
 
   contract('leaves a completed record as it is when its holder ends its lease', async (context) => {
     const store = storeOf(context)
-    const token = await claimToken(store, 'client:key-1', 'f1')
-    await run(store.complete('client:key-1', token, 'f1', PET))
-    await run(store.endLease('client:key-1', token))
+    const claim = await claimed(store, 'client:key-1', 'f1')
+    await run(store.complete('client:key-1', claim.createId, 'f1', PET))
+    await run(store.endLease('client:key-1', claim.token))
     assert.equal(await run(store.claim('client:key-1', 'f1')), { kind: 'completed', fingerprint: 'f1', pet: PET })
     assert.equal(await run(store.claim('client:key-1', 'f2')), { kind: 'completed', fingerprint: 'f1', pet: PET })
   })
 
   contract('remembers a completed record for its lifetime, then forgets it', async (context) => {
     const store = storeOf(context)
-    const token = await claimToken(store, 'client:key-1', 'f1')
-    await run(store.complete('client:key-1', token, 'f1', PET))
+    const claim = await claimed(store, 'client:key-1', 'f1')
+    await run(store.complete('client:key-1', claim.createId, 'f1', PET))
     context.clock.now += TTL_MS - MARGIN_MS
     assert.equal((await run(store.claim('client:key-1', 'f1'))).kind, 'completed')
     context.clock.now += 2 * MARGIN_MS
