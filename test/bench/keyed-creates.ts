@@ -116,31 +116,46 @@ interface Verdict {
   lost: number
   duplicated: number
   contradicted: number
+  /** Pets of an earlier round of a churning sandbox: an attempt given up on, which the service read after the reset. */
+  late: number
 }
 
-/** What the answers said against what the sandbox stores. */
-const judge = (answered: ReadonlyMap<string, Pet>, stored: ReadonlyArray<Pet>, verdict: Verdict): void => {
+/**
+ * What the answers said against what the sandbox stores: each answered pet stored as answered, no
+ * pet stored twice, nothing else stored but pets of `earlier` rounds (see Verdict.late).
+ */
+const judge = (
+  answered: ReadonlyMap<string, Pet>,
+  stored: ReadonlyArray<Pet>,
+  verdict: Verdict,
+  earlier?: (name: string) => boolean,
+): void => {
   const byId = new Map<number, Pet>()
+  const names = new Map<string, number>()
   for (const pet of stored) {
     if (byId.has(pet.id)) verdict.duplicated += 1
     byId.set(pet.id, pet)
+    names.set(pet.name, (names.get(pet.name) ?? 0) + 1)
   }
-  const names = new Map<string, number>()
-  for (const pet of stored) names.set(pet.name, (names.get(pet.name) ?? 0) + 1)
-  for (const [, pet] of answered) {
+  for (const pet of answered.values()) {
     const kept = byId.get(pet.id)
     if (kept === undefined) verdict.lost += 1
     else if (JSON.stringify(kept) !== JSON.stringify(pet)) verdict.contradicted += 1
-    // Each key's body has a name of its own: two pets of one name are one key stored twice.
-    if ((names.get(pet.name) ?? 0) > 1) verdict.duplicated += 1
   }
-  if (stored.length !== answered.size) verdict.duplicated += Math.max(0, stored.length - answered.size)
+  // Each key's body has a name of its own: two pets of one name are one key stored twice.
+  for (const [name, times] of names) {
+    if (times > 1) verdict.duplicated += times - 1
+    if (!answered.has(name)) {
+      if (earlier?.(name) === true) verdict.late += times
+      else verdict.duplicated += times
+    }
+  }
 }
 
 const main = async (): Promise<void> => {
   const service = await startService()
   const tally: Tally = { attempts: 0, lostAnswers: 0, retried409: 0, other: new Map() }
-  const verdict: Verdict = { lost: 0, duplicated: 0, contradicted: 0 }
+  const verdict: Verdict = { lost: 0, duplicated: 0, contradicted: 0, late: 0 }
   try {
     const makeSandbox = async (): Promise<string> => {
       const made = await call(service.base, KEY, 'POST', '/v1/sandboxes')
@@ -163,7 +178,7 @@ const main = async (): Promise<void> => {
             answered.set(name, await keyedCreate(service.base, key, name.replaceAll(' ', '-'), { name, categoryId: 1 }, tally))
           }),
         )
-        judge(answered, await walk(service.base, key), verdict)
+        judge(answered, await walk(service.base, key), verdict, (name) => name.startsWith(`churn ${key.slice(-6)} `))
         churnRounds += 1
       }
     }
@@ -191,6 +206,7 @@ const main = async (): Promise<void> => {
         `other statuses ${JSON.stringify(Object.fromEntries(tally.other))}`,
     )
     console.log(`lost ${verdict.lost}, duplicated ${verdict.duplicated}, contradicted ${verdict.contradicted}`)
+    console.log(`pets of an earlier round, from an attempt given up on that the service read after a reset: ${verdict.late}`)
   } finally {
     await service.stop()
   }
