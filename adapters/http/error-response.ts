@@ -37,6 +37,7 @@ type ErrorCode =
   | 'gateway_timeout'
   | 'sandbox_limit_reached'
   | 'sandbox_not_deletable'
+  | 'sandbox_full'
 
 export interface ErrorResponse {
   readonly body: ErrorBody
@@ -129,6 +130,14 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(503, 'service_unavailable', 'the pet store is temporarily unavailable; retry later', {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       })
+    // Only a sandbox's store has a bound (the test target's budget): nothing was stored.
+    case 'StoreFull':
+      return response(
+        507,
+        'sandbox_full',
+        `this sandbox holds as many pets and Idempotency-Key records as it may (${failure.limitBytes} bytes of them): ` +
+          'nothing was stored; reset it (POST /v1/sandbox/reset) to start again',
+      )
     case 'IdempotencyKeyMismatch':
       return response(422, 'idempotency_key_mismatch', 'this Idempotency-Key was used with a different request body; use a new key')
     case 'IdempotencyKeyInUse':

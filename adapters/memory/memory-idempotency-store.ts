@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import { realClock } from '../../src/domain/clock.js'
-import { storeFailed } from '../../src/domain/errors.js'
+import { storeFailed, type StoreFull, storeFull } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_RECORD_TTL_MS,
@@ -11,6 +11,7 @@ import {
   type IdempotencyTimes,
 } from '../../src/domain/idempotency-store.js'
 import type { Pet } from '../../src/domain/pet.js'
+import { type Meter, textBytes } from '../../src/wiring/sandbox-budget.js'
 
 interface MemoryRecord {
   readonly token: string
@@ -23,17 +24,29 @@ interface MemoryRecord {
   readonly expiresAt: number
 }
 
+/** The estimate of a record, beside its strings: the record, its entry in the map, and the pet it may answer (whose name the pets hold). */
+const RECORD_BYTES = 256
+
+/** What a record costs a budget, from its claim on: its pet, once completed, is counted in RECORD_BYTES. */
+const bytesOf = (scope: string, { token, fingerprint, createId }: MemoryRecord): number =>
+  RECORD_BYTES + textBytes(scope) + textBytes(token) + textBytes(fingerprint) + textBytes(createId)
+
 /**
  * The IdempotencyStore port over process memory: per instance, lost on restart. Records live in a
  * Map in the order they were last written, each forgotten a record lifetime after that, so the
  * expired ones are at its front and are dropped as claims arrive: memory stays bounded by the
  * traffic of one record lifetime. A claim whose lease is over is kept until then for its create id.
+ *
+ * With a `budget` (a sandbox's), each record is charged to it while it is kept, at its final size
+ * from its claim on, so that completing a claim never needs room: a claim it has no room for
+ * records nothing and fails with StoreFull.
  */
 export const memoryIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
   clock = realClock,
-}: IdempotencyTimes = {}): IdempotencyStore => {
+  budget,
+}: IdempotencyTimes & { readonly budget?: Meter } = {}): IdempotencyStore => {
   const records = new Map<string, MemoryRecord>()
 
   const write = (scope: string, record: MemoryRecord): void => {
@@ -45,22 +58,28 @@ export const memoryIdempotencyStore = ({
     for (const [scope, record] of records) {
       if (record.expiresAt > time) return
       records.delete(scope)
+      budget?.release(bytesOf(scope, record))
     }
   }
 
-  const claim = (scope: string, fingerprint: string): IdempotencyClaim => {
+  const claim = (scope: string, fingerprint: string): E.Either<StoreFull, IdempotencyClaim> => {
     const time = clock.now()
     sweep(time)
     const record = records.get(scope)
-    if (record?.pet !== undefined) return { kind: 'completed', fingerprint: record.fingerprint, pet: record.pet }
+    if (record?.pet !== undefined) return E.right({ kind: 'completed', fingerprint: record.fingerprint, pet: record.pet })
     // Another body never takes over a lapsed claim: the pet its create id may have stored is the first body's.
     if (record !== undefined && (record.leaseEndsAt > time || record.fingerprint !== fingerprint)) {
-      return { kind: 'in_progress', fingerprint: record.fingerprint }
+      return E.right({ kind: 'in_progress', fingerprint: record.fingerprint })
     }
     const token = randomUUID()
     const createId = record?.createId ?? randomUUID()
-    write(scope, { token, fingerprint, createId, leaseEndsAt: time + leaseMs, expiresAt: time + recordTtlMs })
-    return { kind: 'claimed', token, createId }
+    const claimed: MemoryRecord = { token, fingerprint, createId, leaseEndsAt: time + leaseMs, expiresAt: time + recordTtlMs }
+    // A claim taken over replaces a record of the same size, already charged.
+    if (record === undefined && budget !== undefined && !budget.charge(bytesOf(scope, claimed))) {
+      return E.left(storeFull(budget.limit))
+    }
+    write(scope, claimed)
+    return E.right({ kind: 'claimed', token, createId })
   }
 
   /** The record while `token` holds its claim (not taken over, not expired and swept). */
@@ -71,7 +90,7 @@ export const memoryIdempotencyStore = ({
 
   // Each task reads or writes when it is run, as the port asks, not when it is made.
   return {
-    claim: (scope, fingerprint) => TE.rightIO(() => claim(scope, fingerprint)),
+    claim: (scope, fingerprint) => TE.fromIOEither(() => claim(scope, fingerprint)),
     // Whoever holds the create id's claim now: a request that was taken over stored the same pet.
     complete: (scope, createId, fingerprint, pet) =>
       TE.fromIOEither(() => {

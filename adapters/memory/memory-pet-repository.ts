@@ -1,7 +1,15 @@
+import * as E from 'fp-ts/Either'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
+import { storeFull } from '../../src/domain/errors.js'
 import type { Pet, PetDraft, PetId, PetStatus } from '../../src/domain/pet.js'
 import type { PetListQuery, PetRepository } from '../../src/domain/pet-repository.js'
+import { type Meter, textBytes } from '../../src/wiring/sandbox-budget.js'
+
+/** The estimate of a created pet, beside its name: its slots in the columns and its id's in its status's list. */
+const PET_BYTES = 64
+/** The estimate of a create id remembered, beside its characters: its entry in the map. */
+const CREATE_ID_BYTES = 64
 
 /** Index of the first id above `after` in ascending `ids`, by binary search. */
 const firstAfter = (ids: ReadonlyArray<PetId>, after: PetId): number => {
@@ -25,8 +33,11 @@ const firstAfter = (ids: ReadonlyArray<PetId>, after: PetId): number => {
  * Pets never change status (no operation changes one), so the id lists stay valid.
  * Everything is lost when the process ends, and ids restart at 1. `seed` is inserted first, in
  * order, so its pets get ids 1..n.
+ *
+ * With a `budget` (a sandbox's), each pet created after the seed is charged to it, and an insert it
+ * has no room for stores nothing and fails with StoreFull.
  */
-export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepository => {
+export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?: Meter): PetRepository => {
   const names: string[] = []
   const categoryIds: number[] = []
   const statuses: PetStatus[] = []
@@ -59,6 +70,10 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepo
 
   for (const draft of seed) insert(draft)
 
+  /** What a new pet costs the budget: its slots, its name and its create id. */
+  const bytesOf = (draft: PetDraft, createId?: string): number =>
+    PET_BYTES + textBytes(draft.name) + (createId === undefined ? 0 : CREATE_ID_BYTES + textBytes(createId))
+
   const list = (query: PetListQuery): ReadonlyArray<Pet> => {
     const after = query.after ?? 0
     if (query.status === undefined) {
@@ -74,7 +89,13 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = []): PetRepo
 
   // Each task reads or writes when it is run, as the port asks, not when it is made.
   return {
-    insert: (draft, createId) => TE.rightIO(() => insert(draft, createId)),
+    insert: (draft, createId) =>
+      TE.fromIOEither(() => {
+        // An insert under a create id already used stores nothing: it costs nothing.
+        const adds = createId === undefined || !byCreateId.has(createId)
+        if (budget === undefined || !adds || budget.charge(bytesOf(draft, createId))) return E.right(insert(draft, createId))
+        return E.left(storeFull(budget.limit))
+      }),
     // The port's ids are safe integers; one outside 1..n names no pet.
     findById: (id) => TE.rightIO(() => (id >= 1 && id <= names.length ? O.some(petOf(id)) : O.none)),
     list: (query) => TE.rightIO(() => list(query)),

@@ -2,6 +2,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { type Clock, realClock } from '../../src/domain/clock.js'
 import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
+import { DEFAULT_SANDBOX_BUDGET, meter } from '../../src/wiring/sandbox-budget.js'
 import type { SandboxClock, SandboxSpace } from '../../src/wiring/sandboxes.js'
 import type { Store } from '../../src/wiring/store.js'
 import type { StorePorts } from '../../src/wiring/store-ports.js'
@@ -18,10 +19,15 @@ import { memoryRateLimitCounter } from './memory-rate-limit-counter.js'
  * Everything reads `times.clock` (the real one unless a test passes another), a sandbox's idempotency
  * records and the rate-limit counts of a scope as far ahead of it as the sandbox of that name
  * was advanced: a scope that is no sandbox's, or whose sandbox was never advanced, reads it as is.
+ *
+ * Each sandbox's pets created and Idempotency-Key records share its `sandboxStoreBytes` (the store's
+ * part of its budget, src/wiring/sandbox-budget.ts): a create they have no room for fails with
+ * StoreFull, and a reset frees them. The shared data set has no such bound.
  */
 export const memoryStore = (
   seed: ReadonlyArray<PetDraft> = [],
   times: IdempotencyTimes = {},
+  sandboxStoreBytes: number = DEFAULT_SANDBOX_BUDGET.storeBytes,
 ): Store & { readonly sandboxes: SandboxSpace & { readonly size: () => number } } => {
   const base = times.clock ?? realClock
   /** How far each sandbox's clock was advanced since it was made or last reset; absent: not at all. */
@@ -30,11 +36,12 @@ export const memoryStore = (
     now: () => base.now() + (advanced.get(sandbox) ?? 0),
     advancedMs: () => advanced.get(sandbox) ?? 0,
   })
-  const fresh = (clock: Clock): StorePorts => ({
-    pets: memoryPetRepository(seed),
-    idempotency: memoryIdempotencyStore({ ...times, clock }),
-  })
-  const shared = fresh(base)
+  const shared: StorePorts = { pets: memoryPetRepository(seed), idempotency: memoryIdempotencyStore({ ...times, clock: base }) }
+  /** A sandbox's data set as it starts, with its budget. */
+  const fresh = (clock: Clock): StorePorts => {
+    const budget = meter(sandboxStoreBytes)
+    return { pets: memoryPetRepository(seed, budget), idempotency: memoryIdempotencyStore({ ...times, clock, budget }) }
+  }
   const sandboxes = new Map<string, StorePorts>()
   const open = (sandbox: string): StorePorts => {
     const ports = sandboxes.get(sandbox) ?? fresh(clockOf(sandbox))

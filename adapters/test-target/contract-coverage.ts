@@ -1,6 +1,7 @@
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import { answeredCode } from './answered-code.js'
 import type { JournalRecord, RequestJournal } from './request-journal.js'
+import { type Meter, meter, textBytes } from '../../src/wiring/sandbox-budget.js'
 
 /** A response the served contract declares for a pet operation, and the error codes it may carry. */
 interface DeclaredResponse {
@@ -87,27 +88,43 @@ const responseKey = (operation: string, status: number, code?: string): string =
   `${operation} ${status}${code === undefined ? '' : ` ${code}`}`
 const faultKey = (fault: string): string => `fault ${fault}`
 
-/** Adds to `reached` the keys of what a request reached: its operation and status, its error code, its fault. */
-const noteReached = (reached: Set<string>, { operation, status, fault, response }: JournalRecord): void => {
+/** What a sandbox's requests reached: a mark for each, and what they take of its budget. */
+interface Reached {
+  readonly marks: Set<string>
+  readonly budget: Meter
+}
+
+/** The estimate of a mark kept, beside its characters: its entry in the set. */
+const MARK_BYTES = 64
+
+/** Keeps `mark` in `reached`, when its budget has room: the contract declares far fewer than it holds. */
+const note = ({ marks, budget }: Reached, mark: string): void => {
+  if (!marks.has(mark) && budget.charge(MARK_BYTES + textBytes(mark))) marks.add(mark)
+}
+
+/** Notes the marks of what a request reached: its operation and status, its error code, its fault. */
+const noteReached = (reached: Reached, { operation, status, fault, response }: JournalRecord): void => {
   if (operation !== null && status !== null) {
-    reached.add(responseKey(operation, status))
+    note(reached, responseKey(operation, status))
     const code = answeredCode(status, response)
-    if (code !== undefined) reached.add(responseKey(operation, status, code))
+    if (code !== undefined) note(reached, responseKey(operation, status, code))
   }
-  if (fault !== null) reached.add(faultKey(fault))
+  if (fault !== null) note(reached, faultKey(fault))
 }
 
 const total = (reached: ReadonlyArray<boolean>): Total => ({ declared: reached.length, reached: reached.filter(Boolean).length })
 
 /**
- * Contract coverage per sandbox, in memory: a set of what was reached, bounded by the contract's
- * size whatever the number of requests. A request that arrived before a reset and ends after it adds
- * to the set the reset discarded, as its journal entry goes with the journal it arrived in.
+ * Contract coverage per sandbox, in memory: a set of what was reached, whatever the number of
+ * requests, within `budgetBytes` (coverage's part of the sandbox's budget). Its marks are made of
+ * the service's own names (operations, statuses, error codes, faults), never of what a client
+ * sends, so the set stays far below its budget. A request that arrived before a reset and ends
+ * after it adds to the set the reset discarded, as its journal entry goes with the journal it arrived in.
  */
-export const contractCoverage = (): ContractCoverage => {
-  const reached = new Map<string, Set<string>>()
-  const setOf = (sandbox: string): Set<string> => {
-    const set = reached.get(sandbox) ?? new Set<string>()
+export const contractCoverage = (budgetBytes: number): ContractCoverage => {
+  const reached = new Map<string, Reached>()
+  const reachedBy = (sandbox: string): Reached => {
+    const set = reached.get(sandbox) ?? { marks: new Set<string>(), budget: meter(budgetBytes) }
     reached.set(sandbox, set)
     return set
   }
@@ -116,7 +133,7 @@ export const contractCoverage = (): ContractCoverage => {
       ...journal,
       arrive: (sandbox) => {
         const place = journal.arrive(sandbox)
-        const set = setOf(sandbox)
+        const set = reachedBy(sandbox)
         return {
           ...place,
           record: (record) => {
@@ -127,7 +144,7 @@ export const contractCoverage = (): ContractCoverage => {
       },
     }),
     of: (sandbox, declared, faults) => {
-      const set = reached.get(sandbox) ?? new Set<string>()
+      const set = reached.get(sandbox)?.marks ?? new Set<string>()
       const responses = declared.map(({ operation, status, codes }) => ({
         operation,
         status,

@@ -8,23 +8,54 @@ import type { JournalEntry, JournalRecord } from './request-journal.js'
 /** The most of a request's or an answer's body an entry keeps. */
 export const JOURNAL_BODY_BYTES = 4096
 
-/** Header names in lower case, repeated ones joined, every key in them redacted. */
-const headerRecord = (headers: IncomingHttpHeaders | OutgoingHttpHeaders, redact: Redact): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [
-      redact(name.toLowerCase()),
-      redact(Array.isArray(value) ? value.join(', ') : String(value ?? '')),
-    ]),
-  )
+/** The most header fields an entry keeps of a request, and of an answer: the first, in the order they came. */
+export const JOURNAL_HEADER_FIELDS = 64
+/** The most characters of their names and values it keeps of each. */
+export const JOURNAL_HEADER_CHARS = 8192
 
-/** The request's headers; of the credential only its form (`Bearer [redacted]`), whatever it holds. */
-const requestHeaders = (headers: IncomingHttpHeaders, rawHeaders: ReadonlyArray<string>, redact: Redact): Record<string, string> => {
-  const authorization = authorizationValues(rawHeaders)
-  return {
-    ...headerRecord(headers, redact),
-    ...(authorization.length === 0 ? {} : { authorization: authorizationForm(authorization) }),
-  }
+type HeaderValue = IncomingHttpHeaders[string] | OutgoingHttpHeaders[string]
+type Headers = Readonly<Record<string, HeaderValue>>
+
+const textOf = (value: HeaderValue): string => (Array.isArray(value) ? value.join(', ') : String(value ?? ''))
+
+/** Headers as an entry keeps them until it is first read: as they came, but only the first that fit the bounds, each whole. */
+interface KeptHeaders {
+  readonly fields: Headers
+  /** Some were left out. */
+  readonly cut: boolean
+  /** What they take of the sandbox's budget. */
+  readonly bytes: number
 }
+
+const AUTHORIZATION = 'authorization'
+
+/** The estimate of a header field kept, beside its characters. */
+const HEADER_FIELD_BYTES = 64
+
+/**
+ * The first of `headers` (but `skip`) that fit in JOURNAL_HEADER_FIELDS fields and JOURNAL_HEADER_CHARS
+ * characters, beside `taken` of each already taken. A copy, so that the entry holds nothing else of them.
+ */
+const keptHeaders = (headers: Headers, taken: { readonly fields: number; readonly chars: number }, skip?: string): KeptHeaders => {
+  const names = Object.keys(headers).filter((name) => name !== skip)
+  const fields: Record<string, HeaderValue> = {}
+  let count = taken.fields
+  let chars = taken.chars
+  let bytes = 0
+  for (const name of names) {
+    const length = name.length + textOf(headers[name]).length
+    if (count === JOURNAL_HEADER_FIELDS || chars + length > JOURNAL_HEADER_CHARS) return { fields, cut: true, bytes }
+    fields[name] = headers[name]
+    count += 1
+    chars += length
+    bytes += HEADER_FIELD_BYTES + 2 * length
+  }
+  return { fields, cut: false, bytes }
+}
+
+/** Header names in lower case, repeated ones joined, every key in them redacted. */
+const headerRecord = (headers: Headers, redact: Redact): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [redact(name.toLowerCase()), redact(textOf(value))]))
 
 export const NO_BODY: KeptBody = { body: null, bodyTruncated: false }
 
@@ -60,27 +91,61 @@ export interface Taken extends Pick<JournalEntry, 'id' | 'method' | 'operation' 
   readonly responseBody: KeptBody
 }
 
-/** A request as the journal files it: its entry made, every key redacted, the first time it is read, and kept. */
+/** The estimate of an entry, beside its text: the record, its closure, its place in the journal, what it shows once read. */
+const ENTRY_BYTES = 1024
+
+/**
+ * A request as the journal files it, within the bounds of an entry: its bodies cut (JOURNAL_BODY_BYTES),
+ * the first of its headers and of its answer's kept (JOURNAL_HEADER_FIELDS, JOURNAL_HEADER_CHARS),
+ * and of the credential only its form (`Bearer [redacted]`), whatever it holds. Its entry is made,
+ * every key redacted, the first time it is read, and kept. What it takes of the sandbox's budget
+ * counts its text twice, as it came and as its entry shows it, but its bodies once: the entry shows
+ * the same strings.
+ */
 export const filedRecord = (taken: Taken, redact: Redact): JournalRecord => {
+  // Only plain values of `taken` are named here, so that the entry's closure holds nothing else of it.
+  const { id, started, method, url, operation, status, durationMs, fault, requestBody, responseBody } = taken
+  const credentials = authorizationValues(taken.rawRequestHeaders)
+  const form = credentials.length === 0 ? undefined : authorizationForm(credentials)
+  // The credential's form is kept first (what findings judge), unless it alone passes the bounds.
+  const formChars = form === undefined ? 0 : AUTHORIZATION.length + form.length
+  const authorization = form !== undefined && formChars <= JOURNAL_HEADER_CHARS ? form : undefined
+  const asked = keptHeaders(
+    taken.requestHeaders,
+    authorization === undefined ? { fields: 0, chars: 0 } : { fields: 1, chars: formChars },
+    AUTHORIZATION,
+  )
+  const requestHeadersCut = asked.cut || (form !== undefined && authorization === undefined)
+  const answered = keptHeaders(taken.responseHeaders, { fields: 0, chars: 0 })
+  const textBytes =
+    2 * (id.length + method.length + url.length) +
+    asked.bytes +
+    (authorization === undefined ? 0 : HEADER_FIELD_BYTES + 2 * formChars) +
+    answered.bytes
+  const bodyBytes = 2 * ((requestBody.body ?? '').length + (responseBody.body ?? '').length)
   let shown: Omit<JournalEntry, 'sequence'> | undefined
-  const { operation, status, durationMs, fault } = taken
   return {
     operation,
     status,
     fault,
-    response: taken.responseBody,
+    response: responseBody,
+    bytes: ENTRY_BYTES + 2 * textBytes + bodyBytes,
     show: () =>
       (shown ??= {
-        id: redact(taken.id),
-        time: new Date(taken.started).toISOString(),
-        method: taken.method,
-        path: redact(taken.url),
+        id: redact(id),
+        time: new Date(started).toISOString(),
+        method,
+        path: redact(url),
         operation,
         status,
         durationMs,
         fault,
-        request: { headers: requestHeaders(taken.requestHeaders, taken.rawRequestHeaders, redact), ...taken.requestBody },
-        response: { headers: headerRecord(taken.responseHeaders, redact), ...taken.responseBody },
+        request: {
+          headers: { ...headerRecord(asked.fields, redact), ...(authorization === undefined ? {} : { authorization }) },
+          headersTruncated: requestHeadersCut,
+          ...requestBody,
+        },
+        response: { headers: headerRecord(answered.fields, redact), headersTruncated: answered.cut, ...responseBody },
       }),
   }
 }

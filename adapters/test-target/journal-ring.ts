@@ -1,6 +1,6 @@
 import type { JournalRecord } from './request-journal.js'
 
-/** How many requests each sandbox's journal keeps: the newest. */
+/** How many requests each sandbox's journal keeps at most: the newest. Its budget may keep fewer. */
 export const JOURNAL_SIZE = 100
 
 /** A request filed in its sandbox's journal, with its place in the order of arrival. */
@@ -12,38 +12,59 @@ export interface Filed {
 export interface SandboxJournal {
   next: number
   /**
-   * The newest JOURNAL_SIZE requests filed, in arrival order, in a ring whose oldest is at `first`
-   * once it is full. A ring rather than an array shifted when full: shifting moved every slot of a
-   * long-lived array, each move a write barrier, on every request.
+   * The newest requests filed, in arrival order, in a ring of JOURNAL_SIZE slots whose oldest is at
+   * `first`. A ring rather than an array shifted: shifting moved every slot of a long-lived array,
+   * each move a write barrier, on every request. A slot no entry holds is empty, so that what
+   * left the journal is freed.
    */
-  readonly ring: Filed[]
+  readonly ring: Array<Filed | undefined>
   first: number
+  size: number
+  /** What the entries kept take of the sandbox's budget (JournalRecord's `bytes`). */
+  bytes: number
   dropped: number
 }
 
-/** The requests a journal keeps, oldest (by arrival) first. */
-export const inOrder = ({ ring, first }: SandboxJournal): ReadonlyArray<Filed> =>
-  first === 0 ? ring : [...ring.slice(first), ...ring.slice(0, first)]
+export const emptyJournal = (): SandboxJournal => ({ next: 1, ring: [], first: 0, size: 0, bytes: 0, dropped: 0 })
 
-/** Files `entry` in arrival order, keeping the newest JOURNAL_SIZE; an entry older than all of a full journal is dropped. */
-export const file = (journal: SandboxJournal, entry: Filed): void => {
+const slotOf = (journal: SandboxJournal, index: number): number => (journal.first + index) % JOURNAL_SIZE
+
+/** The requests a journal keeps, oldest (by arrival) first. */
+export const inOrder = (journal: SandboxJournal): ReadonlyArray<Filed> =>
+  Array.from({ length: journal.size }, (_, index) => journal.ring[slotOf(journal, index)] as Filed)
+
+/** Lets the oldest entry go. */
+const dropOldest = (journal: SandboxJournal): void => {
+  const oldest = journal.ring[journal.first]
+  journal.ring[journal.first] = undefined
+  journal.first = slotOf(journal, 1)
+  journal.size -= 1
+  journal.bytes -= oldest?.record.bytes ?? 0
+  journal.dropped += 1
+}
+
+/**
+ * Files `entry` in arrival order, keeping at most JOURNAL_SIZE entries and `budgetBytes` of them:
+ * the oldest leave to make room. An entry older than every entry that would have to leave for it
+ * is dropped instead, and so is one that alone takes more than the budget.
+ */
+export const file = (journal: SandboxJournal, entry: Filed, budgetBytes: number): void => {
   const { ring } = journal
-  const slot = (index: number): number => (journal.first + index) % JOURNAL_SIZE
-  let place = ring.length
-  while (place > 0 && (ring[slot(place - 1)]?.sequence ?? 0) > entry.sequence) place -= 1
-  let size = ring.length
-  if (size === JOURNAL_SIZE) {
-    journal.dropped += 1
-    if (place === 0) return
-    // The oldest leaves, and its slot is the newest's.
-    journal.first = slot(1)
-    size -= 1
+  const sequenceAt = (index: number): number => ring[slotOf(journal, index)]?.sequence ?? 0
+  let place = journal.size
+  while (place > 0 && sequenceAt(place - 1) > entry.sequence) place -= 1
+  while (journal.size > 0 && (journal.size === JOURNAL_SIZE || journal.bytes + entry.record.bytes > budgetBytes)) {
+    if (place === 0) break
+    dropOldest(journal)
     place -= 1
   }
-  // Requests mostly end in the order they arrived: then nothing moves, and one slot is written.
-  for (let index = size; index > place; index -= 1) {
-    const later = ring[slot(index - 1)]
-    if (later !== undefined) ring[slot(index)] = later
+  if (journal.size === JOURNAL_SIZE || journal.bytes + entry.record.bytes > budgetBytes) {
+    journal.dropped += 1
+    return
   }
-  ring[slot(place)] = entry
+  // Requests mostly end in the order they arrived: then nothing moves, and one slot is written.
+  for (let index = journal.size; index > place; index -= 1) ring[slotOf(journal, index)] = ring[slotOf(journal, index - 1)]
+  ring[slotOf(journal, place)] = entry
+  journal.size += 1
+  journal.bytes += entry.record.bytes
 }

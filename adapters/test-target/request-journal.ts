@@ -8,7 +8,7 @@ import type { FaultState } from './faults.js'
 import { type KeptBody, tapBody } from './journal-body.js'
 import { type JournalFilter, matchesFilter } from './journal-filter.js'
 import { answerBody, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, requestBody } from './journal-record.js'
-import { type Filed, file, inOrder, type SandboxJournal } from './journal-ring.js'
+import { emptyJournal, type Filed, file, inOrder, type SandboxJournal } from './journal-ring.js'
 import type { Redact } from '../http/key-redaction.js'
 
 /** Requests to these paths (the journal, the script, the reset, making and ending sandboxes) are not kept. */
@@ -16,6 +16,8 @@ export const SANDBOX_PATHS = /^\/v1\/sandbox(?:es)?(?:\/|$)/
 
 export interface JournalMessage extends KeptBody {
   readonly headers: Readonly<Record<string, string>>
+  /** Some headers were left out: the entry keeps the first that fit its bounds (JOURNAL_HEADER_FIELDS, JOURNAL_HEADER_CHARS). */
+  readonly headersTruncated: boolean
 }
 
 /** One request of a sandbox, as GET /v1/sandbox/requests answers it. */
@@ -38,13 +40,15 @@ export interface JournalEntry {
 
 /**
  * A request as it is filed: what coverage reads at once, and the entry as it is read, made only
- * when it is first read (most never are: the journal keeps the newest JOURNAL_SIZE). Headers are
- * the costly part of an entry to show (each one lower-cased, joined and redacted), so a request
- * keeps them as they came until then.
+ * when it is first read (most never are: the journal keeps only the newest). Headers are the
+ * costly part of an entry to show (each one lower-cased, joined and redacted), so a request keeps
+ * them as they came (the first that fit an entry's bounds) until then.
  */
 export interface JournalRecord extends Pick<JournalEntry, 'operation' | 'status' | 'fault'> {
   /** The answer's body as the entry shows it (its Error code is what coverage reads). */
   readonly response: KeptBody
+  /** What it takes of its sandbox's budget, shown or not (filedRecord). */
+  readonly bytes: number
   readonly show: () => Omit<JournalEntry, 'sequence'>
 }
 
@@ -62,7 +66,7 @@ export interface RequestJournal {
   readonly list: (sandbox: string, filter: JournalFilter, limit: number) => ReadonlyArray<JournalEntry>
   /** How many entries the journal keeps that match `filter`. */
   readonly count: (sandbox: string, filter: JournalFilter) => number
-  /** Every entry it keeps, oldest (by arrival) first, and how many were dropped to keep the newest JOURNAL_SIZE. */
+  /** Every entry it keeps, oldest (by arrival) first, and how many were dropped to keep the newest within its bounds. */
   readonly kept: (sandbox: string) => KeptRequests
   /** Empties the journal; its sequence numbers start again at 1. */
   readonly clear: (sandbox: string) => void
@@ -77,8 +81,12 @@ interface KeptRequests {
 
 const entryOf = ({ sequence, record }: Filed): JournalEntry => ({ sequence, ...record.show() })
 
-/** The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store). */
-export const requestJournal = (): RequestJournal => {
+/**
+ * The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store):
+ * each keeps at most JOURNAL_SIZE entries and `budgetBytes` of them (the journal's part of its
+ * sandbox's budget), the newest.
+ */
+export const requestJournal = (budgetBytes: number): RequestJournal => {
   const journals = new Map<string, SandboxJournal>()
   const filedOf = (sandbox: string): ReadonlyArray<Filed> => {
     const journal = journals.get(sandbox)
@@ -86,7 +94,7 @@ export const requestJournal = (): RequestJournal => {
   }
   return {
     arrive: (sandbox) => {
-      const journal = journals.get(sandbox) ?? { next: 1, ring: [], first: 0, dropped: 0 }
+      const journal = journals.get(sandbox) ?? emptyJournal()
       journals.set(sandbox, journal)
       const sequence = journal.next
       journal.next += 1
@@ -94,7 +102,7 @@ export const requestJournal = (): RequestJournal => {
         sequence,
         record: (record) => {
           // A request that arrived before a clear (a DELETE, a reset) is no part of the journal after it.
-          if (journals.get(sandbox) === journal) file(journal, { sequence, record })
+          if (journals.get(sandbox) === journal) file(journal, { sequence, record }, budgetBytes)
         },
       }
     },

@@ -4,6 +4,7 @@ import type { Context, Middleware } from 'koa'
 import type { Client } from '../../src/domain/authenticator.js'
 import { invalidParameter, unauthorized } from '../../src/domain/errors.js'
 import { safeIntegerText } from '../../src/domain/integer-text.js'
+import { jsonBytes } from '../../src/wiring/sandbox-budget.js'
 import type { Sandboxes } from './per-key-sandboxes.js'
 import type { AuthState } from '../http/auth.js'
 import { sendFailure } from '../http/error-response.js'
@@ -47,6 +48,8 @@ interface SandboxRoutesOptions {
   /** Each sandbox's fault script, when faults are on too. */
   readonly scripts?: FaultScripts
   readonly maxBodyBytes: number
+  /** The most a sandbox's fault script may take (its part of the sandbox's budget). */
+  readonly scriptBytes: number
 }
 
 export const SANDBOX_FAULTS_PATH = '/v1/sandbox/faults'
@@ -70,7 +73,7 @@ const journalLimitOf = (value: string | ReadonlyArray<string> | undefined): E.Ei
  */
 export const registerSandboxRoutes = (
   router: Router,
-  { sandboxes, journal, coverage, scripts, maxBodyBytes }: SandboxRoutesOptions,
+  { sandboxes, journal, coverage, scripts, maxBodyBytes, scriptBytes }: SandboxRoutesOptions,
 ): void => {
   const sandboxOf = (ctx: Context): Client | undefined => (ctx.state as AuthState).client
 
@@ -121,6 +124,14 @@ export const registerSandboxRoutes = (
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
     const script = decodeScript(ctx.state.body)
     if (E.isLeft(script)) return sendFailure(ctx, invalidFaultScript(script.left))
+    const bytes = jsonBytes(script.right)
+    if (bytes > scriptBytes)
+      return sendFailure(
+        ctx,
+        invalidFaultScript([
+          `it takes ${bytes} bytes of the sandbox's memory, more than the ${scriptBytes} a script may: fewer rules, or smaller whens`,
+        ]),
+      )
     scripts.replace(client.scope, script.right)
     ctx.type = JSON_TYPE
     ctx.body = JSON.stringify(scripts.get(client.scope))

@@ -1,5 +1,6 @@
 import type Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
+import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/wiring/sandbox-budget.js'
 import type { MadeKeys, SandboxSpace } from '../../src/wiring/sandboxes.js'
 import type { AppExtension } from '../http/extension.js'
 import type { Redact } from '../http/key-redaction.js'
@@ -32,6 +33,11 @@ interface TestTargetOptions {
    * at run time with keys from `madeKeys`; off when omitted.
    */
   readonly sandboxes?: { readonly space: SandboxSpace; readonly madeKeys: MadeKeys }
+  /**
+   * What each sandbox may hold of journal, fault script and coverage (DEFAULT_SANDBOX_BUDGET when
+   * omitted); its pets and records are the space's to bound.
+   */
+  readonly budget?: SandboxBudget
   /** Forced failures and delays (PETSTORE_TEST_TARGET=on). */
   readonly faults: boolean
   /** Hides the configured API keys, and those made at run time, in what the journal keeps. */
@@ -53,11 +59,17 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
   // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the
   // sandboxes, and gone with a made sandbox.
   // What the report counts of the contract, since each sandbox was last reset: fed by the journal.
-  const coverage = sandboxes === undefined ? undefined : contractCoverage()
+  const budget = options.budget ?? DEFAULT_SANDBOX_BUDGET
+  const coverage = sandboxes === undefined ? undefined : contractCoverage(budget.coverageBytes)
   const kept =
     sandboxes === undefined || coverage === undefined
       ? undefined
-      : keptWhileOpen(sandboxes, coverage.noting(requestJournal()), options.faults ? faultScripts() : undefined, coverage)
+      : keptWhileOpen(
+          sandboxes,
+          coverage.noting(requestJournal(budget.journalBytes)),
+          options.faults ? faultScripts() : undefined,
+          coverage,
+        )
   const journal = kept?.journal
   const scripts = kept?.scripts
   /** Keeps requests in their sandbox's journal, dated by the sandbox's clock. */
@@ -84,6 +96,7 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
         journal,
         coverage,
         maxBodyBytes: options.maxBodyBytes,
+        scriptBytes: budget.scriptBytes,
         ...(scripts === undefined ? {} : { scripts }),
       })
       registerSandboxClockRoutes(router, { sandboxes, maxBodyBytes: options.maxBodyBytes })

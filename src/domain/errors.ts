@@ -19,8 +19,14 @@ type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: st
  * operator what to fix; it goes to the server log, never to clients.
  */
 export type StoreFailed = { readonly _tag: 'StoreFailed'; readonly detail: string }
+/**
+ * The data set holds as much as it may (a sandbox of the test target at its budget): nothing was
+ * written, and a retry fails the same until something is freed (the sandbox reset). `limitBytes`
+ * is what it may hold; `detail` is for the server log.
+ */
+export type StoreFull = { readonly _tag: 'StoreFull'; readonly limitBytes: number; readonly detail: string }
 /** What any store call may fail with. */
-export type StoreError = StoreUnavailable | StoreFailed
+export type StoreError = StoreUnavailable | StoreFailed | StoreFull
 
 /** The idempotency key was used before with a different request body. */
 export type IdempotencyKeyMismatch = { readonly _tag: 'IdempotencyKeyMismatch' }
@@ -28,7 +34,15 @@ export type IdempotencyKeyMismatch = { readonly _tag: 'IdempotencyKeyMismatch' }
 export type IdempotencyKeyInUse = { readonly _tag: 'IdempotencyKeyInUse' }
 
 export type DomainError =
-  InvalidPet | InvalidParameter | PetNotFound | Unauthorized | StoreUnavailable | StoreFailed | IdempotencyKeyMismatch | IdempotencyKeyInUse
+  | InvalidPet
+  | InvalidParameter
+  | PetNotFound
+  | Unauthorized
+  | StoreUnavailable
+  | StoreFailed
+  | StoreFull
+  | IdempotencyKeyMismatch
+  | IdempotencyKeyInUse
 
 export const invalidPet = (problems: ReadonlyArray<string>): InvalidPet => ({ _tag: 'InvalidPet', problems })
 export const invalidParameter = (problems: ReadonlyArray<string>): InvalidParameter => ({
@@ -39,5 +53,10 @@ export const petNotFound = (id: string): PetNotFound => ({ _tag: 'PetNotFound', 
 export const unauthorized = (reason: UnauthorizedReason): Unauthorized => ({ _tag: 'Unauthorized', reason })
 export const storeUnavailable = (detail: string): StoreUnavailable => ({ _tag: 'StoreUnavailable', detail })
 export const storeFailed = (detail: string): StoreFailed => ({ _tag: 'StoreFailed', detail })
+export const storeFull = (limitBytes: number): StoreFull => ({
+  _tag: 'StoreFull',
+  limitBytes,
+  detail: `the data set holds as much as it may (${limitBytes} bytes)`,
+})
 export const idempotencyKeyMismatch: IdempotencyKeyMismatch = { _tag: 'IdempotencyKeyMismatch' }
 export const idempotencyKeyInUse: IdempotencyKeyInUse = { _tag: 'IdempotencyKeyInUse' }

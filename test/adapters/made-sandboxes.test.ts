@@ -9,6 +9,7 @@ import { keptWhileOpen } from '../../adapters/test-target/made-sandboxes.js'
 import { type JournalEntry, type JournalRecord, requestJournal } from '../../adapters/test-target/request-journal.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { Client } from '../../src/domain/authenticator.js'
+import { DEFAULT_SANDBOX_BUDGET } from '../../src/wiring/sandbox-budget.js'
 import { perKeySandboxes } from '../../adapters/test-target/per-key-sandboxes.js'
 import { aNewPet } from '../support/pet-builder.js'
 
@@ -19,7 +20,7 @@ const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
 }
 
 /** A request as the journal files it, shown as `entry`. */
-const filed = (entry: Omit<JournalEntry, 'sequence'>): JournalRecord => ({ ...entry, show: () => entry })
+const filed = (entry: Omit<JournalEntry, 'sequence'>): JournalRecord => ({ ...entry, bytes: 1024, show: () => entry })
 
 const anEntry = (path: string): Omit<JournalEntry, 'sequence'> => ({
   id: 'request-1',
@@ -30,8 +31,8 @@ const anEntry = (path: string): Omit<JournalEntry, 'sequence'> => ({
   status: 200,
   durationMs: 1,
   fault: null,
-  request: { headers: {}, body: null, bodyTruncated: false },
-  response: { headers: {}, body: null, bodyTruncated: false },
+  request: { headers: {}, headersTruncated: false, body: null, bodyTruncated: false },
+  response: { headers: {}, headersTruncated: false, body: null, bodyTruncated: false },
 })
 
 /** The sandboxes of a memory store, with the journal and fault scripts the HTTP adapter keeps beside them. */
@@ -39,9 +40,9 @@ const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
   const store = memoryStore([{ name: 'seeded', categoryId: 1, status: 'sold' }])
   const made = madeKeys(options)
   const sandboxes = perKeySandboxes(store.sandboxes, made)
-  const journal = requestJournal()
+  const journal = requestJournal(DEFAULT_SANDBOX_BUDGET.journalBytes)
   const scripts = faultScripts()
-  const coverage = contractCoverage()
+  const coverage = contractCoverage(DEFAULT_SANDBOX_BUDGET.coverageBytes)
   const kept = keptWhileOpen(sandboxes, coverage.noting(journal), scripts, coverage)
   /** What the service holds for a sandbox beside its store: its journal, fault script and contract coverage. */
   const holdsFor = (sandbox: string): boolean =>

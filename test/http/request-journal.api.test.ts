@@ -56,7 +56,10 @@ Journal('records the fault applied, and no status or answer when the connection 
   // The reset request is recorded as its connection closes, which the service sees (in the turn of
   // the reset) before the client reads the reset, and so before the journal is asked for.
   const [reset, unavailable] = await journalOf(api)
-  assert.equal([reset?.status, reset?.fault, reset?.response], [null, 'reset', { headers: {}, body: null, bodyTruncated: false }])
+  assert.equal(
+    [reset?.status, reset?.fault, reset?.response],
+    [null, 'reset', { headers: {}, headersTruncated: false, body: null, bodyTruncated: false }],
+  )
   assert.equal([unavailable?.status, unavailable?.fault], [503, '503'])
 })
 

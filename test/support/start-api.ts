@@ -8,6 +8,7 @@ import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../.
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { keyRedactor } from '../../adapters/http/key-redaction.js'
 import { testTarget } from '../../adapters/test-target/test-target.js'
+import type { SandboxBudget } from '../../src/wiring/sandbox-budget.js'
 import type { MadeKeys, SandboxSpace } from '../../src/wiring/sandboxes.js'
 import { MADE_KEY_FORM, madeKeys } from '../../adapters/auth/made-keys.js'
 import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
@@ -194,6 +195,8 @@ export const startApi = async (
     /** The keys of sandboxes made at run time; a registry with the defaults when omitted. */
     readonly madeKeys?: MadeKeys
     readonly faults?: boolean
+    /** What each sandbox may hold beside its store (whose part its space bounds); the default budget when omitted. */
+    readonly budget?: SandboxBudget
   } = {},
 ): Promise<RunningApi> => {
   const pets = options.store?.shared.pets ?? options.pets ?? memoryPetRepository()
@@ -202,6 +205,7 @@ export const startApi = async (
   const mounted = testTarget({
     ...(options.sandboxes === undefined ? {} : { sandboxes: { space: options.sandboxes, madeKeys: options.madeKeys ?? madeKeys() } }),
     faults: options.faults === true,
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     redact,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
