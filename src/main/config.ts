@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { getHeapStatistics } from 'node:v8'
 import * as E from 'fp-ts/Either'
 import { DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX } from '../../adapters/auth/made-keys.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
@@ -6,6 +7,7 @@ import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 import { type Env, integerSetting, type Read } from './setting-read.js'
 import { REMOVED_SETTINGS } from './settings.js'
+import { DEFAULT_SANDBOX_BUDGET, sandboxBytes } from '../wiring/sandbox-budget.js'
 import { type StoreConfig, storeSetting } from './store-config.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
@@ -38,6 +40,8 @@ export interface Config {
 interface MadeSandboxesConfig {
   readonly max: number
   readonly idleSeconds: number
+  /** Why `max` is below its default, when PETSTORE_SANDBOX_MAX is unset: for the start-up log. */
+  readonly lowered?: string
 }
 
 const DEFAULT_PORT = 8080
@@ -128,6 +132,35 @@ const madeSandboxesSetting = (env: Env, testTarget: boolean | undefined): E.Eith
   return E.right({ max: max.right, idleSeconds: idleSeconds.right })
 }
 
+const MIB = 1024 * 1024
+const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`
+
+/**
+ * The made sandboxes bounded by memory too: every sandbox at its budget (the configured keys' and
+ * the made ones, each with the seed's pets) must fit in half of the heap, leaving the other half to
+ * the rest of the service. A PETSTORE_SANDBOX_MAX set above what fits stops start-up; unset, its
+ * default is lowered to what fits, and `lowered` says so.
+ */
+const madeSandboxesThatFit = (
+  env: Env,
+  made: MadeSandboxesConfig,
+  { keys, seededPets, heapBytes }: { readonly keys: number; readonly seededPets: number; readonly heapBytes: number },
+): Read<MadeSandboxesConfig> => {
+  const each = sandboxBytes(DEFAULT_SANDBOX_BUDGET, seededPets)
+  const fit = Math.floor(heapBytes / 2 / each) - keys
+  const sizes =
+    `half of this process's heap (${mib(heapBytes)}) holds ${fit + keys} sandboxes at their budget of ${mib(each)}, ` +
+    `and the configured keys have ${keys}`
+  if (fit < 1)
+    return E.left(`PETSTORE_TEST_TARGET=on leaves no room for a made sandbox: ${sizes}; give node a larger heap (--max-old-space-size)`)
+  if (made.max <= fit) return E.right(made)
+  if ((env.PETSTORE_SANDBOX_MAX ?? '') !== '')
+    return E.left(
+      `PETSTORE_SANDBOX_MAX=${made.max} does not fit in memory: ${sizes}; set at most ${fit}, or give node a larger heap (--max-old-space-size)`,
+    )
+  return E.right({ ...made, max: fit, lowered: `PETSTORE_SANDBOX_MAX is unset: at most ${fit} made sandboxes, not ${made.max}: ${sizes}` })
+}
+
 const logLevelSetting = (env: Env): Read<string> => {
   const level = env.LOG_LEVEL ?? 'info'
   return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
@@ -141,12 +174,14 @@ const readTextFile = (path: string): string => readFileSync(path, 'utf8')
 
 /**
  * Reads every setting and reports every problem at once, each naming its variable. `readText`
- * reads the seed file named by PETSTORE_SEED.
+ * reads the seed file named by PETSTORE_SEED; `heapBytes` is the heap the test target's sandboxes
+ * must fit in half of (this process's).
  */
 export const readConfig = (
   env: Env,
   generateKey: () => string,
   readText: (path: string) => string = readTextFile,
+  heapBytes: number = getHeapStatistics().heap_size_limit,
 ): E.Either<ReadonlyArray<string>, Config> => {
   const store = storeSetting(env)
   const port = integerSetting(env, 'PORT', DEFAULT_PORT, 0, 65535)
@@ -193,6 +228,14 @@ export const readConfig = (
         'that resets race with (docs/adr/2003-per-key-sandboxes-on-the-embedded-store-only.md)',
     ])
   }
+  const made = testTarget.right
+    ? madeSandboxesThatFit(env, madeSandboxes.right, {
+        keys: apiKeys.right.source === 'configured' ? apiKeys.right.keys.length : 1,
+        seededPets: seed.right?.pets.length ?? 0,
+        heapBytes,
+      })
+    : E.right(madeSandboxes.right)
+  if (E.isLeft(made)) return E.left([made.left])
   return E.right({
     store: store.right,
     port: port.right,
@@ -208,6 +251,6 @@ export const readConfig = (
     faults: testTarget.right,
     seed: seed.right,
     sandboxes: testTarget.right ? 'per-key' : 'off',
-    madeSandboxes: madeSandboxes.right,
+    madeSandboxes: made.right,
   })
 }

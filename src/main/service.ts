@@ -129,6 +129,7 @@ export const startService = async (
   const url = `http://${host}:${port}`
   logger.info({ url, store: config.store.kind }, `listening on ${url}`)
   if (config.faults) logger.warn('PETSTORE_TEST_TARGET=on: any client with a key can force failures and delays with a Prefer header')
+  if (config.madeSandboxes.lowered !== undefined) logger.warn(config.madeSandboxes.lowered)
 
   let closed: Promise<void> | undefined
   const close = (): Promise<void> => {
