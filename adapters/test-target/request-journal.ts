@@ -62,8 +62,8 @@ interface JournalPlace {
 export interface RequestJournal {
   /** The next sequence number of the sandbox's journal, for a request that has just arrived. */
   readonly arrive: (sandbox: string) => JournalPlace
-  /** The newest `limit` entries that match `filter`, newest (by arrival) first. */
-  readonly list: (sandbox: string, filter: JournalFilter, limit: number) => ReadonlyArray<JournalEntry>
+  /** The entries that match `filter`, newest (by arrival) first, from the newest older than `before` when given: each shown as it is taken. */
+  readonly list: (sandbox: string, filter: JournalFilter, before?: number) => Iterable<JournalEntry>
   /** How many entries the journal keeps that match `filter`. */
   readonly count: (sandbox: string, filter: JournalFilter) => number
   /** Every entry it keeps, oldest (by arrival) first, and how many were dropped to keep the newest within its bounds. */
@@ -106,16 +106,14 @@ export const requestJournal = (budgetBytes: number): RequestJournal => {
         },
       }
     },
-    list: (sandbox, filter, limit) => {
+    list: function* (sandbox, filter, before = Number.MAX_SAFE_INTEGER) {
       const filed = filedOf(sandbox)
-      const listed: JournalEntry[] = []
-      for (let at = filed.length - 1; at >= 0 && listed.length < limit; at -= 1) {
+      for (let at = filed.length - 1; at >= 0; at -= 1) {
         const entry = filed[at]
-        if (entry === undefined) continue
+        if (entry === undefined || entry.sequence >= before) continue
         const shown = entryOf(entry)
-        if (matchesFilter(shown, filter)) listed.push(shown)
+        if (matchesFilter(shown, filter)) yield shown
       }
-      return listed
     },
     count: (sandbox, filter) => filedOf(sandbox).filter((entry) => matchesFilter(entryOf(entry), filter)).length,
     kept: (sandbox) => ({ entries: filedOf(sandbox).map(entryOf), dropped: journals.get(sandbox)?.dropped ?? 0 }),

@@ -17,7 +17,7 @@ import { invalidFaultScript } from '../http/http-failures.js'
 import { jsonBody, type JsonBodyState } from '../http/json-body.js'
 import { readJournalFilter } from './journal-filter.js'
 import { JOURNAL_SIZE } from './journal-ring.js'
-import type { RequestJournal } from './request-journal.js'
+import type { JournalEntry, RequestJournal } from './request-journal.js'
 
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
 
@@ -56,12 +56,44 @@ export const SANDBOX_FAULTS_PATH = '/v1/sandbox/faults'
 export const SANDBOX_REQUESTS_PATH = '/v1/sandbox/requests'
 export const SANDBOX_REQUEST_COUNT_PATH = '/v1/sandbox/requests/count'
 const DEFAULT_JOURNAL_LIMIT = 20
+/** The most bytes of JSON a page of GET /v1/sandbox/requests holds; an entry's bounds keep each far below it. */
+export const JOURNAL_PAGE_BYTES = 256 * 1024
+
+type QueryValue = string | ReadonlyArray<string> | undefined
 
 /** `limit` of GET /v1/sandbox/requests: 1 to JOURNAL_SIZE, 20 when absent; anything else is refused. */
-const journalLimitOf = (value: string | ReadonlyArray<string> | undefined): E.Either<ReadonlyArray<string>, number> => {
+const journalLimitOf = (value: QueryValue): E.Either<ReadonlyArray<string>, number> => {
   if (value === undefined) return E.right(DEFAULT_JOURNAL_LIMIT)
   const limit = safeIntegerText(value, 1, JOURNAL_SIZE)
   return limit !== undefined ? E.right(limit) : E.left([`limit: must be an integer from 1 to ${JOURNAL_SIZE}`])
+}
+
+/** `before` of GET /v1/sandbox/requests: a sequence number, the page's entries are older than; none when absent. */
+const journalBeforeOf = (value: QueryValue): E.Either<ReadonlyArray<string>, number | undefined> => {
+  if (value === undefined) return E.right(undefined)
+  const before = safeIntegerText(value, 1, Number.MAX_SAFE_INTEGER)
+  return before !== undefined ? E.right(before) : E.left([`before: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`])
+}
+
+/**
+ * A page of a journal read: the first of `entries` (newest first) up to `limit` of them and
+ * JOURNAL_PAGE_BYTES of JSON (but always the first), and the sequence number the next page starts
+ * before when entries are left.
+ */
+const journalPage = (entries: Iterable<JournalEntry>, limit: number): { readonly json: string; readonly next?: number } => {
+  const page: string[] = []
+  // The brackets, then each entry and its comma.
+  let bytes = 2
+  let last = 0
+  for (const entry of entries) {
+    const json = JSON.stringify(entry)
+    const size = Buffer.byteLength(json) + 1
+    if (page.length === limit || (page.length > 0 && bytes + size > JOURNAL_PAGE_BYTES)) return { json: `[${page.join(',')}]`, next: last }
+    page.push(json)
+    bytes += size
+    last = entry.sequence
+  }
+  return { json: `[${page.join(',')}]` }
 }
 
 /**
@@ -93,12 +125,19 @@ export const registerSandboxRoutes = (
   router.get(SANDBOX_REQUESTS_PATH, (ctx) => {
     const client = sandboxOf(ctx)
     if (client === undefined) return sendFailure(ctx, unauthorized('missing'))
-    const filter = readJournalFilter(ctx.query, { ...filterOptions, others: ['limit'] })
+    const filter = readJournalFilter(ctx.query, { ...filterOptions, others: ['limit', 'before'] })
     const limit = journalLimitOf(ctx.query.limit)
-    const problems = [...(E.isLeft(limit) ? limit.left : []), ...(E.isLeft(filter) ? filter.left : [])]
-    if (E.isLeft(filter) || E.isLeft(limit)) return sendFailure(ctx, invalidParameter(problems))
+    const before = journalBeforeOf(ctx.query.before)
+    const problems = [limit, before, filter].flatMap((read) => (E.isLeft(read) ? read.left : []))
+    if (E.isLeft(filter) || E.isLeft(limit) || E.isLeft(before)) return sendFailure(ctx, invalidParameter(problems))
+    const page = journalPage(journal.list(client.scope, filter.right, before.right), limit.right)
+    if (page.next !== undefined) {
+      const query = new URLSearchParams(ctx.querystring)
+      query.set('before', String(page.next))
+      ctx.set('Link', `<${SANDBOX_REQUESTS_PATH}?${query.toString()}>; rel="next"`)
+    }
     ctx.type = JSON_TYPE
-    ctx.body = JSON.stringify(journal.list(client.scope, filter.right, limit.right))
+    ctx.body = page.json
   })
 
   router.get(SANDBOX_REQUEST_COUNT_PATH, (ctx) => {

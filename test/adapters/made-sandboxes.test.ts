@@ -46,7 +46,7 @@ const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
   const kept = keptWhileOpen(sandboxes, coverage.noting(journal), scripts, coverage)
   /** What the service holds for a sandbox beside its store: its journal, fault script and contract coverage. */
   const holdsFor = (sandbox: string): boolean =>
-    journal.list(sandbox, { headers: [] }, 100).length > 0 ||
+    [...journal.list(sandbox, { headers: [] })].length > 0 ||
     scripts.get(sandbox).length > 0 ||
     coverage.of(sandbox, [{ operation: 'listPets', status: 200, codes: [] }], []).totals.responses.reached > 0
   return { store, made, sandboxes, kept, holdsFor }

@@ -119,5 +119,30 @@ Default('The script of 100 rules matching on 300 empty objects each, 2 MB in mem
   assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [])
 })
 
+Default('A journal read is a page of at most 262144 bytes of JSON, whose Link walks the rest, each entry once', async ({ api }) => {
+  // Each body, 4 KiB of a character JSON writes in 6 bytes, takes 24 KiB of an entry's JSON.
+  const sent = 40
+  for (let request = 0; request < sent; request += 1) {
+    const body = '\u0001'.repeat(4096)
+    assertError(await api.request('POST', '/v1/pets', { body, headers: { 'content-type': 'application/json' } }), 400, 'invalid_json')
+  }
+  const kept = await api.request('GET', '/v1/sandbox/requests/count')
+  const walked: number[] = []
+  let pages = 0
+  for (let next: string | undefined = '/v1/sandbox/requests?limit=100'; next !== undefined; pages += 1) {
+    const page = await api.request('GET', next)
+    assert.is(page.status, 200)
+    assert.ok(Buffer.byteLength(page.text) <= 262144, `a page of ${Buffer.byteLength(page.text)} bytes`)
+    walked.push(...(page.body as ReadonlyArray<Entry>).map((entry) => entry.sequence))
+    next = /^<([^>]+)>; rel="next"$/.exec(page.headers.get('link') ?? '')?.[1]
+  }
+  assert.ok(pages > 1, `${pages} page`)
+  const count = (kept.body as { count: number }).count
+  assert.equal(
+    walked,
+    Array.from({ length: count }, (_, index) => sent - index),
+  )
+})
+
 Budget.run()
 Default.run()
