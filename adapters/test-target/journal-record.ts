@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import { authorizationValues } from '../http/auth.js'
 import type { Redact } from '../http/key-redaction.js'
+import { textBytes } from '../../src/wiring/sandbox-budget.js'
 import { authorizationForm } from './authorization-form.js'
 import { type KeptBody, keptFromBytes, keptFromText, type TappedBody } from './journal-body.js'
 import type { JournalEntry, JournalRecord } from './request-journal.js'
@@ -43,12 +44,12 @@ const keptHeaders = (headers: Headers, taken: { readonly fields: number; readonl
   let chars = taken.chars
   let bytes = 0
   for (const name of names) {
-    const length = name.length + textOf(headers[name]).length
-    if (count === JOURNAL_HEADER_FIELDS || chars + length > JOURNAL_HEADER_CHARS) return { fields, cut: true, bytes }
+    const value = textOf(headers[name])
+    if (count === JOURNAL_HEADER_FIELDS || chars + name.length + value.length > JOURNAL_HEADER_CHARS) return { fields, cut: true, bytes }
     fields[name] = headers[name]
     count += 1
-    chars += length
-    bytes += HEADER_FIELD_BYTES + 2 * length
+    chars += name.length + value.length
+    bytes += HEADER_FIELD_BYTES + textBytes(name) + textBytes(value)
   }
   return { fields, cut: false, bytes }
 }
@@ -117,19 +118,21 @@ export const filedRecord = (taken: Taken, redact: Redact): JournalRecord => {
   )
   const requestHeadersCut = asked.cut || (form !== undefined && authorization === undefined)
   const answered = keptHeaders(taken.responseHeaders, { fields: 0, chars: 0 })
-  const textBytes =
-    2 * (id.length + method.length + url.length) +
+  const keptBytes =
+    textBytes(id) +
+    textBytes(method) +
+    textBytes(url) +
     asked.bytes +
-    (authorization === undefined ? 0 : HEADER_FIELD_BYTES + 2 * formChars) +
+    (authorization === undefined ? 0 : HEADER_FIELD_BYTES + textBytes(AUTHORIZATION) + textBytes(authorization)) +
     answered.bytes
-  const bodyBytes = 2 * ((requestBody.body ?? '').length + (responseBody.body ?? '').length)
+  const bodyBytes = textBytes(requestBody.body ?? '') + textBytes(responseBody.body ?? '')
   let shown: Omit<JournalEntry, 'sequence'> | undefined
   return {
     operation,
     status,
     fault,
     response: responseBody,
-    bytes: ENTRY_BYTES + 2 * textBytes + bodyBytes,
+    bytes: ENTRY_BYTES + 2 * keptBytes + bodyBytes,
     show: () =>
       (shown ??= {
         id: redact(id),

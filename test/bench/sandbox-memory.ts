@@ -4,7 +4,7 @@ import pino from 'pino'
 import { readConfig } from '../../src/main/config.js'
 import { startService } from '../../src/main/service.js'
 import { openStore } from '../../src/main/store.js'
-import { DEFAULT_SANDBOX_BUDGET, sandboxBytes } from '../../src/wiring/sandbox-budget.js'
+import { DEFAULT_SANDBOX_BUDGET, SANDBOX_OVERHEAD_BYTES, sandboxBytes } from '../../src/wiring/sandbox-budget.js'
 
 /**
  * The test target's worst case against its memory rule: `node --expose-gc
@@ -172,19 +172,22 @@ const main = async (): Promise<void> => {
   const started = await startService(config.right, store.right, pino({ level: 'silent' }))
   if (E.isLeft(started)) throw new Error(started.left.message)
   const { url, close } = started.right
+  await expect(call(url, key, 'GET', '/v1/pets', { lines: ATTACK_LINES }), 200)
+  const empty = memory()
   const keys: string[] = []
   for (let index = 0; index < SANDBOXES; index += 1) {
     keys.push((JSON.parse(await expect(call(url, key, 'POST', '/v1/sandboxes'), 201)) as { key: string }).key)
   }
-  // Made, and each used once: what a sandbox costs before it holds anything is in the baseline.
+  // Made, and each used once: what a sandbox costs before it holds anything.
   for (const made of keys) await expect(call(url, made, 'GET', '/v1/pets'), 200)
-  await expect(call(url, key, 'GET', '/v1/pets', { lines: ATTACK_LINES }), 200)
   const before = memory()
   const seeded = config.right.seed?.pets.length ?? 0
   const budget = sandboxBytes(DEFAULT_SANDBOX_BUDGET, seeded)
+  const overhead = (before.heap - empty.heap) / SANDBOXES
   console.log(
-    `${SANDBOXES} sandboxes made (seed: ${SEED}, ${seeded} pets), each with a budget of ${mib(budget)}: ` +
-      `heap ${mib(before.heap)}, rss ${mib(before.rss)}`,
+    `${SANDBOXES} sandboxes made and used once (seed: ${SEED}, ${seeded} pets), each with a budget of ${mib(budget)}: ` +
+      `heap +${mib(overhead)} a sandbox (counted: ${mib(budget - sandboxBytes(DEFAULT_SANDBOX_BUDGET, 0) + SANDBOX_OVERHEAD_BYTES)}), ` +
+      `rss +${mib((before.rss - empty.rss) / SANDBOXES)}`,
   )
   const startedAt = performance.now()
   const phases: ReadonlyArray<readonly [string, number, (url: string, key: string, index: number) => Promise<number>]> = [
@@ -197,10 +200,13 @@ const main = async (): Promise<void> => {
     ['reads of the report', 0, read],
   ]
   let last = before
+  // The most each part took, of any kind of request that fills it.
+  const most = new Map<number, number>()
   for (const [what, part, step] of phases) {
     const count = await onEach(url, keys, step)
     const now = memory()
     const each = (now.heap - last.heap) / SANDBOXES
+    most.set(part, Math.max(most.get(part) ?? 0, each))
     const share = part === 0 ? '' : `, ${((100 * each) / part).toFixed(0)}% of its part of the budget, ${mib(part)}`
     console.log(`  ${count} ${what}: heap +${mib(each)} a sandbox${share}; rss +${mib((now.rss - last.rss) / SANDBOXES)}`)
     last = now
@@ -211,6 +217,11 @@ const main = async (): Promise<void> => {
   console.log(`filled in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`)
   console.log(`heap ${mib(after.heap)} (+${mib(heapEach)} a sandbox, ${((100 * heapEach) / budget).toFixed(0)}% of its budget)`)
   console.log(`rss ${mib(after.rss)} (+${mib(rssEach)} a sandbox, ${((100 * rssEach) / budget).toFixed(0)}% of its budget)`)
+  const worst = overhead + [...most.entries()].reduce((sum, [part, each]) => sum + (part === 0 ? 0 : each), 0)
+  console.log(
+    `worst case of a sandbox, its costliest fill of each part with what it costs empty: heap ${mib(worst)}, ` +
+      `${((100 * worst) / budget).toFixed(0)}% of its budget`,
+  )
   for (const made of keys) await expect(call(url, made, 'DELETE', '/v1/sandbox'), 204)
   const ended = memory()
   console.log(`every made sandbox ended: heap ${mib(ended.heap)} (before filling: ${mib(before.heap)}), rss ${mib(ended.rss)}`)
