@@ -22,10 +22,14 @@ export interface SandboxBudget {
 
 const KIB = 1024
 
-/** What every sandbox may hold: 1 MiB, with SANDBOX_OVERHEAD_BYTES. */
+/**
+ * What every sandbox may hold: 2 MiB, with SANDBOX_OVERHEAD_BYTES, so that the default 1,000 made
+ * sandboxes fit in half of a 4 GiB heap, and the store's part holds the hundreds of keyed creates
+ * (thousands without a key) a client's suite makes in one sandbox.
+ */
 export const DEFAULT_SANDBOX_BUDGET: SandboxBudget = {
-  journalBytes: 464 * KIB,
-  storeBytes: 384 * KIB,
+  journalBytes: 768 * KIB,
+  storeBytes: 1104 * KIB,
   scriptBytes: 128 * KIB,
   coverageBytes: 32 * KIB,
 }

@@ -385,29 +385,29 @@ Config('names a PETSTORE_SANDBOX_MAX or PETSTORE_SANDBOX_IDLE_SECONDS that is no
 const MIB = 1024 * 1024
 
 Config('a PETSTORE_SANDBOX_MAX whose sandboxes at their budget would not fit in half the heap stops start-up, naming what fits', () => {
-  // Half of a 512 MiB heap holds 256 sandboxes of 1 MiB: the configured key's and 255 made ones.
+  // Half of a 1 GiB heap holds 256 sandboxes of 2 MiB: the configured key's and 255 made ones.
   const env = { PETSTORE_TEST_TARGET: 'on', PETSTORE_API_KEYS: KEY }
   assert.equal(
-    readConfig({ ...env, PETSTORE_SANDBOX_MAX: '256' }, generated, undefined, 512 * MIB),
+    readConfig({ ...env, PETSTORE_SANDBOX_MAX: '256' }, generated, undefined, 1024 * MIB),
     E.left([
-      "PETSTORE_SANDBOX_MAX=256 does not fit in memory: half of this process's heap (512.0 MiB) holds 256 sandboxes at their " +
-        'budget of 1.0 MiB, and the configured keys have 1; set at most 255, or give node a larger heap (--max-old-space-size)',
+      "PETSTORE_SANDBOX_MAX=256 does not fit in memory: half of this process's heap (1024.0 MiB) holds 256 sandboxes at their " +
+        'budget of 2.0 MiB, and the configured keys have 1; set at most 255, or give node a larger heap (--max-old-space-size)',
     ]),
   )
-  const fits = readConfig({ ...env, PETSTORE_SANDBOX_MAX: '255' }, generated, undefined, 512 * MIB)
+  const fits = readConfig({ ...env, PETSTORE_SANDBOX_MAX: '255' }, generated, undefined, 1024 * MIB)
   assert.equal(E.isRight(fits) && fits.right.madeSandboxes, { max: 255, idleSeconds: 3600 })
   // The seed's pets cost every sandbox too.
-  assert.ok(E.isLeft(readConfig({ ...env, PETSTORE_SANDBOX_MAX: '255', PETSTORE_SEED: 'demo' }, generated, undefined, 512 * MIB)))
+  assert.ok(E.isLeft(readConfig({ ...env, PETSTORE_SANDBOX_MAX: '255', PETSTORE_SEED: 'demo' }, generated, undefined, 1024 * MIB)))
 })
 
 Config('unset, PETSTORE_SANDBOX_MAX is as many as fit in half the heap when fewer than 1000, and start-up says so', () => {
-  const config = readConfig({ PETSTORE_TEST_TARGET: 'on', PETSTORE_API_KEYS: KEY }, generated, undefined, 512 * MIB)
+  const config = readConfig({ PETSTORE_TEST_TARGET: 'on', PETSTORE_API_KEYS: KEY }, generated, undefined, 1024 * MIB)
   assert.equal(E.isRight(config) && config.right.madeSandboxes, {
     max: 255,
     idleSeconds: 3600,
     lowered:
-      "PETSTORE_SANDBOX_MAX is unset: at most 255 made sandboxes, not 1000: half of this process's heap (512.0 MiB) holds 256 " +
-      'sandboxes at their budget of 1.0 MiB, and the configured keys have 1',
+      "PETSTORE_SANDBOX_MAX is unset: at most 255 made sandboxes, not 1000: half of this process's heap (1024.0 MiB) holds 256 " +
+      'sandboxes at their budget of 2.0 MiB, and the configured keys have 1',
   })
   const roomy = readConfig({ PETSTORE_TEST_TARGET: 'on', PETSTORE_API_KEYS: KEY }, generated, undefined, 4096 * MIB)
   assert.equal(E.isRight(roomy) && roomy.right.madeSandboxes, { max: 1000, idleSeconds: 3600 })
@@ -415,7 +415,7 @@ Config('unset, PETSTORE_SANDBOX_MAX is as many as fit in half the heap when fewe
     readConfig({ PETSTORE_TEST_TARGET: 'on', PETSTORE_API_KEYS: KEY }, generated, undefined, MIB),
     E.left([
       "PETSTORE_TEST_TARGET=on leaves no room for a made sandbox: half of this process's heap (1.0 MiB) holds 0 sandboxes at " +
-        'their budget of 1.0 MiB, and the configured keys have 1; give node a larger heap (--max-old-space-size)',
+        'their budget of 2.0 MiB, and the configured keys have 1; give node a larger heap (--max-old-space-size)',
     ]),
   )
 })
