@@ -2,6 +2,7 @@ import type { RouterContext } from '@koa/router'
 import type { Middleware } from 'koa'
 import type { Logger } from 'pino'
 import type { AuthState } from './auth.js'
+import { isAnsweredByServer } from './closing-connections.js'
 import type { FailureState } from './error-response.js'
 import type { Redact } from './key-redaction.js'
 import type { RequestMetrics } from './metrics.js'
@@ -60,7 +61,7 @@ export const accessLog =
     const lost = !ctx.req.complete && ctx.req.destroyed
     // Unless the HTTP server itself answered it (a timeout, bytes that are not HTTP in its body),
     // ending the connection with that answer: then its log line is the server's.
-    if (lost && ctx.req.socket.writableEnded && !ctx.res.headersSent) return
+    if (isAnsweredByServer(ctx.req)) return
     const status = lost ? CONNECTION_LOST_STATUS : ctx.status
     const elapsedMs = performance.now() - started
     const line: Record<string, unknown> = {

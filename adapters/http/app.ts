@@ -71,7 +71,7 @@ export const createRouter = (): Router => new Router({ sensitive: true, strict: 
  * A request passes through the middleware in the order they are registered:
  * 1. requestId (request-id.ts): its id, returned as X-Request-Id;
  * 2. connectionClose (connection-close.ts): whether the answer closes the connection (shutdown, a
- *    body left unread), and a request arriving on a closing one not carried out;
+ *    body left unread);
  * 3. accessLog (access-log.ts): one log line and the metrics of the answer, whatever it is; outside
  *    the error boundary, so that it logs the answer the boundary gives;
  * 4. errorBoundary (error-boundary.ts): anything thrown answered through error-response.ts;
@@ -102,7 +102,7 @@ export const buildApp = (options: AppOptions): Koa => {
   app.silent = true
   const { logger, redact } = options
   app.use(requestId(redact))
-  app.use(connectionClose({ logger, redact, ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) }))
+  app.use(connectionClose(options.shutdown))
   app.use(accessLog({ logger, redact, ...(metrics === undefined ? {} : { metrics }) }))
   app.use(errorBoundary({ logger, redact }))
   app.use(commonHeaders)

@@ -1,19 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { Middleware } from 'koa'
-import type { Logger } from 'pino'
-import { loggedPath } from './access-log.js'
 import { closingAtShutdown } from './closing-at-shutdown.js'
+import { markClosing } from './closing-connections.js'
 import type { FailureState } from './error-response.js'
-import type { Redact } from './key-redaction.js'
-import type { RequestIdState } from './request-id.js'
-
-export interface ConnectionCloseOptions {
-  readonly logger: Logger
-  /** Aborted when shutdown begins. */
-  readonly shutdown?: AbortSignal
-  /** Hides the configured API keys from the logged path. */
-  readonly redact: Redact
-}
 
 /**
  * Whether reading the request's body began but stopped before its end (a body over the limit, a
@@ -26,29 +15,21 @@ const bodyLeftUnread = (request: IncomingMessage): boolean => request.readableDi
  * `Connection: close` on an answer given when the request's body was left half-read (a 413, a
  * corrupt gzip body: the connection could carry no further request) or refused unread for its size
  * (a 413 by Content-Length: draining it would read what the limit refuses), and once shutdown has
- * begun on the answer of the latest request of each connection, so that its client sends nothing
- * more on it and every request carried out before is answered first (closing-at-shutdown.ts). A
- * request arriving after that answer is not carried out, and logged with `status: null` and
- * `failure: ConnectionClosing`.
+ * begun on the answer of the latest request of each connection (`shutdown` is aborted then), so that
+ * its client sends nothing more on it and every request carried out before is answered first
+ * (closing-at-shutdown.ts). A request arriving after that answer is decided is not carried out
+ * (closing-connections.ts).
  */
-export const connectionClose = ({ logger, shutdown, redact }: ConnectionCloseOptions): Middleware<RequestIdState & FailureState> => {
+export const connectionClose = (shutdown?: AbortSignal): Middleware<FailureState> => {
   const closing = closingAtShutdown(shutdown)
   return async (ctx, next) => {
-    if (!closing.begin(ctx.req)) {
-      ctx.respond = false
-      const line = {
-        requestId: ctx.state.requestId,
-        method: ctx.method,
-        path: loggedPath(ctx.path, redact),
-        route: null,
-        status: null,
-        keyId: null,
-      }
-      return logger.info({ ...line, failure: 'ConnectionClosing' }, 'request')
-    }
+    closing.begin(ctx.req)
     await next()
     // A body refused for its size is not read (nor drained, as Node would drain a body nobody read).
     const refusedBody = ctx.state.failure?._tag === 'PayloadTooLarge' && !ctx.req.complete
-    if (closing.closes(ctx.req) || refusedBody || bodyLeftUnread(ctx.req)) ctx.set('Connection', 'close')
+    if (closing.closes(ctx.req) || refusedBody || bodyLeftUnread(ctx.req)) {
+      ctx.set('Connection', 'close')
+      markClosing(ctx.req.socket)
+    }
   }
 }

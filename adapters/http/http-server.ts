@@ -9,6 +9,7 @@ import { rawHeadLines } from './raw-head.js'
 import { type ErrorResponse, toErrorResponse } from './error-response.js'
 import type { Redact } from './key-redaction.js'
 import { requestsInFlight } from './requests-in-flight.js'
+import { isClosing, markAnsweredByServer, markClosing } from './closing-connections.js'
 import {
   expectationFailed,
   type HttpFailure,
@@ -105,9 +106,12 @@ const headFailureOf = (request: IncomingMessage): HttpFailure | undefined => {
  *   not refuse at all;
  * - an `Expect` other than `100-continue` (417 expectation_failed), which Node would answer bare;
  * - CONNECT (405 method_not_allowed: this is no proxy), whose connection Node would close unanswered.
- * Each closes the connection. A request answered before its body had all arrived gets no second
- * answer: Node reads the rest of the body and discards it, and a timeout or a parse failure of that
- * rest just closes the connection. A client that half-closes its connection after sending a request
+ * Each closes the connection. A request arriving once its connection's closing answer is decided
+ * (one of these, or one of the app's) is neither carried out nor answered: Node would send nothing
+ * of it. It is logged with `status: null` and `failure: ConnectionClosing` (closing-connections.ts).
+ * A request answered before its body had all arrived gets no second answer: Node reads the rest of
+ * the body and discards it, and a timeout or a parse failure of that rest just closes the
+ * connection. A client that half-closes its connection after sending a request
  * (a compressed body, inflated asynchronously, is still being read then) gets its answer before
  * the connection closes: Node would otherwise abort the request and close at once.
  */
@@ -120,8 +124,8 @@ interface HttpServerOptions {
 
 export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SERVER_LIMITS }: HttpServerOptions): Server => {
   const handle = app.callback()
-  /** The same line the edge writes for requests Koa answers, so that every answer is in the log. */
-  const log = (requestId: string, request: IncomingMessage | undefined, failure: HttpFailure, status: number): void =>
+  /** The same line the edge writes for requests Koa answers, so that every request is in the log. */
+  const log = (requestId: string, request: IncomingMessage | undefined, failure: string, status: number | null): void =>
     logger.info(
       {
         requestId,
@@ -130,17 +134,24 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
         route: null,
         status,
         keyId: null,
-        failure: failure._tag,
+        failure,
       },
       'request',
     )
   const answer = (request: IncomingMessage, response: ServerResponse, failure: HttpFailure): void => {
+    markClosing(request.socket)
     const failed = toErrorResponse(failure)
     const requestId = requestIdFrom(request, redact)
     const json = JSON.stringify(failed.body)
     response.writeHead(failed.body.status, outsideHeaders(json, requestId, failed))
     response.end(json)
-    log(requestId, request, failure, failed.body.status)
+    log(requestId, request, failure._tag, failed.body.status)
+  }
+  /** A request arriving once its connection's closing answer is decided: neither carried out nor answered. */
+  const notCarriedOut = (request: IncomingMessage): void => {
+    // Its body, if any, is read and discarded, as Node discards the body of a request answered.
+    request.resume()
+    log(requestIdFrom(request, redact), request, 'ConnectionClosing', null)
   }
   const inFlight = requestsInFlight()
   const server = createServer(
@@ -153,6 +164,7 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
       requireHostHeader: false,
     },
     (request, response) => {
+      if (isClosing(request.socket)) return notCarriedOut(request)
       inFlight.track(request, response)
       const headFailure = headFailureOf(request)
       if (headFailure !== undefined) return answer(request, response, headFailure)
@@ -164,16 +176,21 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
   // request is answered, then the connection ends.
   ;(server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
   server.maxHeadersCount = MAX_HEADER_FIELDS + 1
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => answer(request, response, expectationFailed))
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    isClosing(request.socket) ? notCarriedOut(request) : answer(request, response, expectationFailed),
+  )
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    if (isClosing(socket)) return notCarriedOut(request)
+    markClosing(socket)
     const requestId = requestIdFrom(request, redact)
     const failed = toErrorResponse(tunnelRefused)
     socket.end(rawErrorResponse(failed, requestId))
-    log(requestId, request, tunnelRefused, failed.body.status)
+    log(requestId, request, tunnelRefused._tag, failed.body.status)
   })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // Node's parser reports each later read of a failed connection again: it is answered once.
-    if (inFlight.failing(socket)) return
+    // A connection answered already, or about to be: Node's parser reports each later read of a
+    // failed connection again, and a client may end its side after the answer, mid-request.
+    if (isClosing(socket)) return
     // A connection reset by the client: nothing can be said any more. Nor after an answer given
     // before its request's body had all arrived (a 401, a 415): the rest of that body timing out or
     // breaking the parser must not be answered a second time.
@@ -185,14 +202,16 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
     if (request !== undefined && error.code === 'HPE_INVALID_EOF_STATE') return void socket.destroy()
     // An answer of Koa's is being written: no other answer fits any more.
     if (response?.headersSent === true) return void socket.destroy()
+    markClosing(socket)
     const sendFailure = (): void => {
       if (!socket.writable) return
       const failed = toErrorResponse(failure)
       // The id Koa gave the request cut short, so that its answer, its log line and its client agree.
       const requestId = String(response?.getHeader('X-Request-Id') ?? randomUUID())
       socket.end(rawErrorResponse(failed, requestId))
-      // Its one line: the edge leaves a request answered here to this line.
-      log(requestId, request, failure, failed.body.status)
+      // Its one line: the app neither carries out nor logs a request answered here.
+      if (request !== undefined) markAnsweredByServer(request)
+      log(requestId, request, failure._tag, failed.body.status)
     }
     // Requests received whole before the bad bytes (a create, pipelined GETs) are answered first:
     // a client must never be told 400 about a request that was carried out.

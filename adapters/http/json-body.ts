@@ -1,5 +1,6 @@
 import { bodyParser } from '@koa/bodyparser'
 import type { Context, Middleware } from 'koa'
+import { isAnsweredByServer } from './closing-connections.js'
 import { type FailureState, sendFailure } from './error-response.js'
 import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType } from './http-failures.js'
 import { nestsDeeperThan, withRoundedIntegersAsText } from './json-checks.js'
@@ -86,8 +87,9 @@ const REPLACEMENT_REFUSED = 'the body is not valid UTF-8 (or holds U+FFFD, which
 const checkJson =
   (empty: string): Middleware<JsonBodyState> =>
   async (ctx, next) => {
-    // The parser's onError has answered already.
-    if (ctx.state.failure !== undefined) return
+    // The parser's onError has answered already; or the HTTP server has, while the body arrived (a
+    // 408): the request is not carried out, even though the rest of its body came after.
+    if (ctx.state.failure !== undefined || isAnsweredByServer(ctx.req)) return
     const text = ctx.request.rawBody
     // An empty body can also arrive chunked, or compressed; it is only known once read.
     if (text === '' || text === undefined) return sendFailure(ctx, malformedJson(empty))

@@ -32,8 +32,6 @@ export const requestsInFlight = () => {
       waiting.set(socket, then)
       if ((requests.get(socket)?.size ?? 0) === 0) then()
     },
-    /** Whether the connection's failure is being answered already. */
-    failing: (socket: Duplex): boolean => waiting.has(socket),
     /** Whether the connection's last request was answered before its body had all arrived. */
     answeredEarly: (socket: Duplex): boolean => answeredEarly.has(socket),
   }

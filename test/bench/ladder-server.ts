@@ -74,7 +74,7 @@ app.silent = true
 if (at('edge')) {
   const edge = { logger: pino({ level: 'silent' }), redact: redactNothing }
   app.use(requestId(edge.redact))
-  app.use(connectionClose(edge))
+  app.use(connectionClose())
   app.use(accessLog(edge))
   app.use(errorBoundary(edge))
   app.use(commonHeaders)

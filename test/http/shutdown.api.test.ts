@@ -1,4 +1,3 @@
-import { connect, type Socket } from 'node:net'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
@@ -6,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { capturedLogger } from '../support/captured-logger.js'
+import { rawConnection } from '../support/raw-http.js'
 import { gate } from '../support/sandbox-spaces.js'
 import { startApi, TEST_KEY } from '../support/start-api.js'
 import { until } from '../support/until.js'
@@ -36,16 +36,6 @@ const GET_ONE = `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${T
 const BODY = '{"name":"Rex","categoryId":1}'
 const CREATE = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY}`
 
-/** A raw connection: what the server sent, and a promise of everything it sent once it closed. */
-const open = (baseUrl: string): { socket: Socket; received: () => string; closed: Promise<string> } => {
-  const { hostname, port } = new URL(baseUrl)
-  const socket = connect(Number(port), hostname)
-  let text = ''
-  socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
-  socket.on('error', () => undefined)
-  return { socket, received: () => text, closed: new Promise((resolve) => socket.on('close', () => resolve(text))) }
-}
-
 /** Each answer's status, and whether it said Connection: close. */
 const answers = (text: string): Array<[number, boolean]> =>
   text
@@ -60,7 +50,7 @@ Shutdown('When shutdown begins with pipelined requests in progress, then each is
   const shutdown = new AbortController()
   const api = await startApi({ pets: repository, shutdown: shutdown.signal })
   try {
-    const connection = open(api.baseUrl)
+    const connection = rawConnection(api.baseUrl)
     connection.socket.write(`${LIST}${CREATE}`)
     await Promise.all([listing.atGate, inserting.atGate])
     shutdown.abort()
@@ -83,7 +73,7 @@ Shutdown('When a request arrives after its connection’s closing answer was dec
   const shutdown = new AbortController()
   const api = await startApi({ pets: repository, shutdown: shutdown.signal, logger })
   try {
-    const connection = open(api.baseUrl)
+    const connection = rawConnection(api.baseUrl)
     connection.socket.write(`${LIST}${GET_ONE}`)
     await listing.atGate
     shutdown.abort()

@@ -1,4 +1,4 @@
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 
 export interface RawExchange {
   /** Everything the server sent until it closed the connection. */
@@ -49,4 +49,14 @@ export const parseRawResponse = (text: string): { status: number; headers: strin
   const [head = '', body = ''] = text.split('\r\n\r\n')
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)
   return { status, headers: head, body: body === '' ? undefined : (JSON.parse(body) as unknown) }
+}
+
+/** A raw connection: what the server sent, and a promise of everything it sent once it closed. */
+export const rawConnection = (baseUrl: string): { socket: Socket; received: () => string; closed: Promise<string> } => {
+  const { hostname, port } = new URL(baseUrl)
+  const socket = connect(Number(port), hostname)
+  let text = ''
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+  socket.on('error', () => undefined)
+  return { socket, received: () => text, closed: new Promise((resolve) => socket.on('close', () => resolve(text))) }
 }
