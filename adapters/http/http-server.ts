@@ -10,6 +10,7 @@ import { type ErrorResponse, toErrorResponse } from './error-response.js'
 import type { Redact } from './key-redaction.js'
 import { requestsInFlight } from './requests-in-flight.js'
 import { isClosing, markAnsweredByServer, markClosing } from './closing-connections.js'
+import { endLingering } from './lingering-close.js'
 import {
   expectationFailed,
   type HttpFailure,
@@ -32,6 +33,8 @@ export interface ServerLimits {
   readonly keepAliveTimeoutMs: number
   /** How often Node checks the two timeouts above; tests lower it. */
   readonly connectionsCheckingIntervalMs: number
+  /** The longest a connection the server answered itself and ended stays open for its client to close it. */
+  readonly lingerMs: number
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
@@ -39,6 +42,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   connectionsCheckingIntervalMs: 1_000,
+  lingerMs: 5_000,
 }
 
 /** What Node's parser reports, as the failure a client is told about. */
@@ -184,7 +188,9 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
     markClosing(socket)
     const requestId = requestIdFrom(request, redact)
     const failed = toErrorResponse(tunnelRefused)
-    socket.end(rawErrorResponse(failed, requestId))
+    endLingering(socket, rawErrorResponse(failed, requestId), limits.lingerMs)
+    // Node's parser is detached from the connection: what its client sends is discarded here.
+    socket.resume()
     log(requestId, request, tunnelRefused._tag, failed.body.status)
   })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -208,7 +214,7 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
       const failed = toErrorResponse(failure)
       // The id Koa gave the request cut short, so that its answer, its log line and its client agree.
       const requestId = String(response?.getHeader('X-Request-Id') ?? randomUUID())
-      socket.end(rawErrorResponse(failed, requestId))
+      endLingering(socket, rawErrorResponse(failed, requestId), limits.lingerMs)
       // Its one line: the app neither carries out nor logs a request answered here.
       if (request !== undefined) markAnsweredByServer(request)
       log(requestId, request, failure._tag, failed.body.status)
