@@ -12,6 +12,7 @@ import { type HealthOptions, registerHealthRoutes } from './health-routes.js'
 import { registerIndexRoute } from './index-route.js'
 import { OPENAPI_PATH, registerDocsRoutes } from './docs-routes.js'
 import { accessLog } from './access-log.js'
+import { bodyReceived } from './body-received.js'
 import { isUnderApi } from './api-path.js'
 import { commonHeaders } from './common-headers.js'
 import { connectionClose } from './connection-close.js'
@@ -78,12 +79,14 @@ export const createRouter = (): Router => new Router({ sensitive: true, strict: 
  * 5. commonHeaders (common-headers.ts): nosniff, and no-store under /v1;
  * 6. cors, when on; the test target's middleware before authentication; authenticate; the test
  *    target's after it; rateLimit, when on; the test target's before routing;
- * 7. the router's routes; its allowedMethods (a 405, thrown to the boundary); noRoute
+ * 7. bodyReceived (body-received.ts): no operation before its request's body has arrived whole;
+ * 8. the router's routes; its allowedMethods (a 405, thrown to the boundary); noRoute
  *    (router-answers.ts): 404 for a path no route has, and OPTIONS answered 204 with `Allow`.
  */
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
   const extension = options.testTarget
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   registerIndexRoute(router, { metrics: options.metrics !== false, links: extension?.links ?? {} })
   registerHealthRoutes(router, options.health)
   const served = servedDocumentOf(options)
@@ -91,7 +94,7 @@ export const buildApp = (options: AppOptions): Koa => {
   registerPetRoutes(router, {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes,
     ...(extension?.beforeOperation === undefined ? {} : { before: extension.beforeOperation }),
     ...(extension?.afterCreateBody === undefined ? {} : { afterBody: extension.afterCreateBody }),
   })
@@ -116,6 +119,7 @@ export const buildApp = (options: AppOptions): Koa => {
   if (options.rateLimit !== undefined)
     app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: extension?.uncounted ?? (() => false) }))
   for (const middleware of extension?.beforeRouting ?? []) app.use(middleware)
+  app.use(bodyReceived(router, maxBodyBytes))
   app.use(router.routes())
   app.use(allowedMethods(router))
   app.use(noRoute)

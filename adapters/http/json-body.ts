@@ -101,6 +101,12 @@ const checkJson =
     await next()
   }
 
+/** The first middleware of each jsonBody: a route that holds one reads its request's body. */
+const bodyReaders = new WeakSet<object>()
+
+/** Whether the middleware begins reading the request's body (body-received.ts leaves the body to it). */
+export const readsBody = (middleware: object): boolean => bodyReaders.has(middleware)
+
 /**
  * The middleware that reads a JSON request body into ctx.state.body, read and parsed once, by
  * @koa/bodyparser: at most `limitBytes` of it (after decoding its Content-Encoding: identity, gzip,
@@ -109,8 +115,10 @@ const checkJson =
  */
 export const jsonBody = (limitBytes: number, expected: string): ReadonlyArray<Middleware<JsonBodyState>> => {
   const empty = `the request body is empty; send ${expected}`
+  const accept = acceptJson(empty)
+  bodyReaders.add(accept)
   return [
-    acceptJson(empty),
+    accept,
     bodyParser({
       enableTypes: ['json'],
       jsonLimit: limitBytes,
