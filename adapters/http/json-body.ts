@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http'
+import { finished, Writable } from 'node:stream'
 import { bodyParser } from '@koa/bodyparser'
 import type { Context, Middleware } from 'koa'
 import { isAnsweredByServer } from './closing-connections.js'
@@ -42,10 +44,26 @@ const fromReadError = (error: unknown, limitBytes: number): HttpFailure => {
 const isUtf8Charset = (charset: string): boolean => /^utf-?8$/i.test(charset)
 
 /**
+ * The body parser's decoder (inflation) reads a compressed body through a pipe from the request,
+ * and a pipe passes no failure on: when the request breaks off (its client gives up mid-body), the
+ * decoder would wait for the rest for ever, and the request with it, never answered nor logged. What
+ * the request is piped into is destroyed with it, so that the parser fails as on a plain body.
+ */
+const destroyingPipes = (request: IncomingMessage): void => {
+  const pipe = request.pipe.bind(request)
+  request.pipe = <T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T => {
+    finished(request, (error) => {
+      if (error !== undefined && error !== null && destination instanceof Writable) destination.destroy(error)
+    })
+    return pipe(destination, options)
+  }
+}
+
+/**
  * Before the body is read: there is one, it is `application/json` (anything else is 415), and its
  * charset is UTF-8, the only one JSON has (RFC 8259 §8.1). A content coding's name is
  * case-insensitive (RFC 9110 §8.4.1) while the body parser's decoder (inflation) compares it exactly:
- * it is given the name in lower case.
+ * it is given the name in lower case, and the request's breaking off (destroyingPipes).
  */
 const acceptJson =
   (empty: string): Middleware<JsonBodyState> =>
@@ -56,7 +74,10 @@ const acceptJson =
     const charset = ctx.request.charset
     if (charset !== '' && !isUtf8Charset(charset)) return sendFailure(ctx, unsupportedMediaType('the JSON body must be encoded in UTF-8'))
     const coding = ctx.req.headers['content-encoding']
-    if (coding !== undefined) ctx.req.headers['content-encoding'] = coding.trim().toLowerCase()
+    if (coding !== undefined) {
+      ctx.req.headers['content-encoding'] = coding.trim().toLowerCase()
+      destroyingPipes(ctx.req)
+    }
     await next()
   }
 

@@ -1,5 +1,5 @@
 import { connect } from 'node:net'
-import { gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { capturedLogger } from '../support/captured-logger.js'
@@ -146,50 +146,66 @@ Connections(
   },
 )
 
-Connections('When a client gives up mid-upload, then the request is logged once, as 499 ConnectionLost, and counted once', async () => {
-  const log = capturedLogger()
-  const keys = staticKeyAuthenticator([TEST_KEY])
-  // The service has read the request's head (and the start of its body) once it asks who the key is.
-  let authenticated = 0
-  const authenticator: Authenticator = { authenticate: (key) => (authenticated++, keys.authenticate(key)) }
-  const api = await startApi({ logger: log.logger, metrics: true, authenticator })
-  try {
-    const { hostname, port } = new URL(api.baseUrl)
-    for (const gives of ['half-closes', 'resets'] as const) {
-      const socket = connect(Number(port), hostname)
-      socket.on('error', () => undefined)
-      const [before, asked] = [log.lines().length, authenticated]
-      socket.write(createArriving(TEST_KEY, 100, '{"name":'))
-      // Once the service has the request (its body still arriving), the client gives up.
-      await until(() => authenticated > asked, 'the service read the request')
-      if (gives === 'half-closes') socket.end()
-      else socket.resetAndDestroy()
-      await until(
-        () =>
-          log
+/** A create's body as sent with each content coding. */
+const CODED_BODIES: ReadonlyArray<readonly [string, Buffer]> = [
+  ['identity', Buffer.from(BODY)],
+  ['gzip', gzipSync(BODY)],
+  ['deflate', deflateSync(BODY)],
+  ['br', brotliCompressSync(BODY)],
+]
+
+Connections(
+  'When a client gives up mid-upload, plain or compressed, then the request is logged once, as 499 ConnectionLost, and counted once',
+  async () => {
+    const log = capturedLogger()
+    const keys = staticKeyAuthenticator([TEST_KEY])
+    // The service has read the request's head (and the start of its body) once it asks who the key is.
+    let authenticated = 0
+    const authenticator: Authenticator = { authenticate: (key) => (authenticated++, keys.authenticate(key)) }
+    const api = await startApi({ logger: log.logger, metrics: true, authenticator })
+    try {
+      const { hostname, port } = new URL(api.baseUrl)
+      for (const [encoding, body] of CODED_BODIES) {
+        for (const gives of ['half-closes', 'resets'] as const) {
+          const socket = connect(Number(port), hostname)
+          socket.on('error', () => undefined)
+          const [before, asked] = [log.lines().length, authenticated]
+          const head =
+            `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\n` +
+            `Content-Encoding: ${encoding}\r\nContent-Length: ${body.length}\r\n\r\n`
+          socket.write(Buffer.concat([Buffer.from(head), body.subarray(0, 4)]))
+          // Once the service has the request (its body still arriving), the client gives up.
+          await until(() => authenticated > asked, 'the service read the request')
+          if (gives === 'half-closes') socket.end()
+          else socket.resetAndDestroy()
+          await until(
+            () =>
+              log
+                .lines()
+                .slice(before)
+                .some((line) => line.failure === 'ConnectionLost'),
+            'the request was logged',
+          )
+          // Everything the service logs for it: the line of the request, and nothing of the HTTP server's.
+          const lines = log
             .lines()
             .slice(before)
-            .some((line) => line.failure === 'ConnectionLost'),
-        'the request was logged',
-      )
-      // Everything the service logs for it: the line of the request, and nothing of the HTTP server's.
-      const lines = log
-        .lines()
-        .slice(before)
-        .filter((line) => line.msg === 'request')
-      assert.equal(
-        lines.map((line) => [line.method, line.path, line.status, line.failure]),
-        [['POST', '/v1/pets', 499, 'ConnectionLost']],
-        gives,
-      )
+            .filter((line) => line.msg === 'request')
+          assert.equal(
+            lines.map((line) => [line.method, line.path, line.status, line.failure]),
+            [['POST', '/v1/pets', 499, 'ConnectionLost']],
+            `${encoding}, ${gives}`,
+          )
+        }
+      }
+      const metrics = (await api.request('GET', '/metrics', { key: false })).text
+      assert.match(metrics, `petstore_http_requests_total{method="POST",route="/v1/pets",status="499"} ${2 * CODED_BODIES.length}`)
+      assert.not.match(metrics, 'status="400"')
+    } finally {
+      await api.close()
     }
-    const metrics = (await api.request('GET', '/metrics', { key: false })).text
-    assert.match(metrics, 'petstore_http_requests_total{method="POST",route="/v1/pets",status="499"} 2')
-    assert.not.match(metrics, 'status="400"')
-  } finally {
-    await api.close()
-  }
-})
+  },
+)
 
 Connections('When an upload stalls until the request timeout, then its 408 is its one log line, with its method and path', async () => {
   const log = capturedLogger()
