@@ -168,12 +168,16 @@ export const decodeScript = (body: unknown): E.Either<ReadonlyArray<string>, Rea
   if (body.length > MAX_SCRIPT_RULES) return E.left([`a script holds at most ${MAX_SCRIPT_RULES} rules`])
   const unknown = unknownFields(body)
   if (unknown.length > 0) return E.left(unknown)
-  return pipe(
-    t.array(FaultRule).decode(body),
-    E.mapLeft((errors) => describeErrors(errors)),
-    E.flatMap((rules) => {
-      const problems = rules.flatMap(combinationProblems)
-      return problems.length > 0 ? E.left(problems) : E.right(rules.map(normalized))
-    }),
+  // Each rule decoded apart, so that each problem is named by its rule's index, as the others are.
+  const decoded = body.map((rule: unknown, index) =>
+    pipe(
+      FaultRule.decode(rule),
+      E.mapLeft((errors) => describeErrors(errors).map((problem) => `[${index}].${problem}`)),
+    ),
   )
+  const problems = decoded.flatMap((rule) => (E.isLeft(rule) ? rule.left : []))
+  const rules = decoded.flatMap((rule) => (E.isRight(rule) ? [rule.right] : []))
+  if (problems.length > 0) return E.left(problems)
+  const combined = rules.flatMap(combinationProblems)
+  return combined.length > 0 ? E.left(combined) : E.right(rules.map(normalized))
 }

@@ -135,47 +135,57 @@ Script('Prefer: retry-after sets the Retry-After of a forced 503 or 429', async 
   assert.is(limited.headers.get('ratelimit'), '"default";r=0;t=7')
 })
 
-Script('A script with an unknown field or value is refused with 400 naming it, and the script is unchanged', async ({ api }) => {
-  await setScript(api, [{ operation: 'getPet', fault: '503', times: 3 }])
-  for (const [rules, named] of [
-    [[{ operation: 'getPet', fault: '503', times: 1, fails: 2 }], '[0].fails: is not a field of a rule'],
-    [[{ operation: 'deletePet', fault: '503', times: 1 }], 'operation: must be one of listPets, createPet, getPet'],
-    [[{ operation: 'getPet', fault: '418', times: 1 }], 'fault: must be one of'],
-    [[{ operation: 'getPet', fault: '503', times: 0 }], 'times: must be an integer from 1 to 1000'],
-    [[{ operation: 'getPet', fault: '503', times: 1, retryAfter: 3601 }], 'retryAfter: must be an integer from 0 to 3600'],
-    [[{ operation: 'getPet', fault: '503', times: 1, delay: 10_001 }], 'delay: must be an integer from 0 to 10000'],
-    [{ operation: 'getPet', fault: '503', times: 1 }, 'the body must be a JSON array of rules'],
-    [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, a delay, or both'],
-    [[{ operation: 'getPet', fault: '503', times: 1, after: -1 }], 'after: must be an integer from 0 to 1000000'],
-    [[{ operation: 'getPet', fault: '503', times: 1, chance: 1.5, seed: 1 }], 'chance: must be a number from 0 to 1'],
-    [[{ operation: 'getPet', fault: '503', times: 1, chance: '0.5', seed: 1 }], 'chance: must be a number from 0 to 1'],
-    [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5, seed: 2 ** 32 }], 'seed: must be an integer from 0 to 4294967295'],
-    [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5 }], '[0].seed: is required with chance'],
-    [[{ operation: 'getPet', fault: '503', times: 1, seed: 1 }], '[0].seed: is only for chance'],
-    [[{ operation: 'getPet', fault: '503', times: 1, when: { operation: 'getPet' } }], '[0].when.operation: is not a field of when'],
-    [[{ operation: 'getPet', fault: '503', times: 1, when: 'x-test: a' }], 'when: must be an object with headers, body or both'],
-    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: ['x-test'] } }], 'when.headers: must be an object'],
-    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x-test': 1 } } }], 'when.headers: x-test: must be a string'],
-    [
-      [{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x test': 'a' } } }],
-      'when.headers: "x test" is not a header name',
-    ],
-    [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'X-Test': 'a', 'x-test': 'b' } } }], 'x-test is named twice'],
-    [
-      [{ operation: 'getPet', fault: '503', times: 1, when: { headers: { Authorization: 'Bearer x' } } }],
-      'authorization cannot be matched',
-    ],
-    [[{ operation: 'createPet', fault: '503', times: 1, when: { body: ['Rex'] } }], 'when.body: must be an object'],
-    [
-      [{ operation: 'createPet', fault: '503', times: 1, when: { body: { name: 'x'.repeat(5000) } } }],
-      '[0].when: must be at most 1024 characters of JSON',
-    ],
-  ] as const) {
-    const refused = await setScript(api, rules)
-    assert.match(assertError(refused, 400, 'invalid_body'), named, JSON.stringify(rules))
-  }
-  assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'getPet', fault: '503', times: 3 }])
-})
+Script(
+  'A script with an unknown field or value is refused with 400 naming it by its rule’s index, and the script is unchanged',
+  async ({ api }) => {
+    await setScript(api, [{ operation: 'getPet', fault: '503', times: 3 }])
+    for (const [rules, named] of [
+      [[{ operation: 'getPet', fault: '503', times: 1, fails: 2 }], '[0].fails: is not a field of a rule'],
+      [[{ operation: 'deletePet', fault: '503', times: 1 }], '[0].operation: must be one of listPets, createPet, getPet'],
+      [[{ operation: 'getPet', fault: '418', times: 1 }], '[0].fault: must be one of'],
+      [[{ operation: 'getPet', fault: '503', times: 0 }], '[0].times: must be an integer from 1 to 1000'],
+      [[{ operation: 'getPet', fault: '503', times: 1, retryAfter: 3601 }], '[0].retryAfter: must be an integer from 0 to 3600'],
+      [[{ operation: 'getPet', fault: '503', times: 1, delay: 10_001 }], '[0].delay: must be an integer from 0 to 10000'],
+      [{ operation: 'getPet', fault: '503', times: 1 }, 'the body must be a JSON array of rules'],
+      [
+        [
+          { operation: 'getPet', fault: '503', times: 1 },
+          { operation: 'getPet', fault: '503', times: 'x' },
+        ],
+        '[1].times: must be an integer from 1 to 1000',
+      ],
+      [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, a delay, or both'],
+      [[{ operation: 'getPet', fault: '503', times: 1, after: -1 }], '[0].after: must be an integer from 0 to 1000000'],
+      [[{ operation: 'getPet', fault: '503', times: 1, chance: 1.5, seed: 1 }], '[0].chance: must be a number from 0 to 1'],
+      [[{ operation: 'getPet', fault: '503', times: 1, chance: '0.5', seed: 1 }], '[0].chance: must be a number from 0 to 1'],
+      [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5, seed: 2 ** 32 }], '[0].seed: must be an integer from 0 to 4294967295'],
+      [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5 }], '[0].seed: is required with chance'],
+      [[{ operation: 'getPet', fault: '503', times: 1, seed: 1 }], '[0].seed: is only for chance'],
+      [[{ operation: 'getPet', fault: '503', times: 1, when: { operation: 'getPet' } }], '[0].when.operation: is not a field of when'],
+      [[{ operation: 'getPet', fault: '503', times: 1, when: 'x-test: a' }], '[0].when: must be an object with headers, body or both'],
+      [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: ['x-test'] } }], '[0].when.headers: must be an object'],
+      [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x-test': 1 } } }], '[0].when.headers: x-test: must be a string'],
+      [
+        [{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x test': 'a' } } }],
+        '[0].when.headers: "x test" is not a header name',
+      ],
+      [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'X-Test': 'a', 'x-test': 'b' } } }], 'x-test is named twice'],
+      [
+        [{ operation: 'getPet', fault: '503', times: 1, when: { headers: { Authorization: 'Bearer x' } } }],
+        'authorization cannot be matched',
+      ],
+      [[{ operation: 'createPet', fault: '503', times: 1, when: { body: ['Rex'] } }], '[0].when.body: must be an object'],
+      [
+        [{ operation: 'createPet', fault: '503', times: 1, when: { body: { name: 'x'.repeat(5000) } } }],
+        '[0].when: must be at most 1024 characters of JSON',
+      ],
+    ] as const) {
+      const refused = await setScript(api, rules)
+      assert.match(assertError(refused, 400, 'invalid_body'), named, JSON.stringify(rules))
+    }
+    assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [{ operation: 'getPet', fault: '503', times: 3 }])
+  },
+)
 
 Script('Two keys never see or change each other’s script; DELETE and a reset clear one', async ({ api }) => {
   await setScript(api, [{ operation: 'listPets', fault: '500', times: 5 }])
