@@ -52,20 +52,30 @@ const helpText = (): string =>
     '',
   ].join('\n')
 
+const refused = (problem: string): Invocation => ({
+  kind: 'refused',
+  message: `${COMMAND}: ${problem}. ${COMMAND} --help lists the options.`,
+})
+
 /**
  * Reads the command line: help, or the settings its options give (keyed by their variables), or
- * why it is refused (an unknown option, a missing value, an argument that is no option).
+ * why it is refused (an unknown option, a missing value, an argument that is no option, an option
+ * with a value given twice: which one was meant cannot be told).
  */
 export const readArguments = (args: ReadonlyArray<string>): Invocation => {
   let values: Record<string, string | boolean | undefined>
+  let given: ReadonlyArray<string>
   try {
-    ;({ values } = parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false }))
+    const parsed = parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false, tokens: true })
+    values = parsed.values
+    given = parsed.tokens.flatMap((token) => (token.kind === 'option' && token.value !== undefined ? [token.name] : []))
   } catch (error) {
     // parseArgs says what is wrong and names the argument: "Unknown option '--prot'".
-    if (error instanceof TypeError)
-      return { kind: 'refused', message: `${COMMAND}: ${error.message}. ${COMMAND} --help lists the options.` }
+    if (error instanceof TypeError) return refused(error.message)
     throw error
   }
+  const twice = given.find((name, index) => given.indexOf(name) !== index)
+  if (twice !== undefined) return refused(`Option '--${twice} <value>' is given more than once`)
   if (values.help === true) return { kind: 'help', text: helpText() }
   return {
     kind: 'run',

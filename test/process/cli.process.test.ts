@@ -94,4 +94,18 @@ Cli('an unknown flag exits 2 naming it, and so does a flag without its value or 
   }
 })
 
+Cli('an option given twice exits 2 naming it, whatever the values: which one was meant cannot be told', async () => {
+  for (const [args, option] of [
+    // The last value is one the service refuses, so that a service taking it would exit, not run.
+    [['--port', '0', '--port', 'eighty'], '--port'],
+    [['--seed=demo', '--test-target', 'on', '--seed', 'no-such-file.json'], '--seed'],
+  ] as const) {
+    const refused = spawnService({}, MAIN, args)
+    assert.is(await refused.exited, 2, option)
+    assert.match(refused.stderr(), `petstore-service: Option '${option} <value>' is given more than once`)
+    assert.match(refused.stderr(), 'petstore-service --help lists the options')
+    assert.is(refused.stdout(), '')
+  }
+})
+
 Cli.run()
