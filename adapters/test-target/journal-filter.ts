@@ -2,6 +2,7 @@ import { METHODS } from 'node:http'
 import * as E from 'fp-ts/Either'
 import { safeIntegerText } from '../../src/domain/integer-text.js'
 import { echoed } from '../http/error-response.js'
+import { withoutOptionalWhitespace } from '../http/optional-whitespace.js'
 import { FAULT_NAMES, type FaultName, OPERATIONS, type Operation } from './fault-rule.js'
 import type { JournalEntry } from './request-journal.js'
 
@@ -38,7 +39,7 @@ const headerFilterOf = (text: string): HeaderFilter | undefined => {
   const name = colon === -1 ? text : text.slice(0, colon)
   if (!FIELD_NAME.test(name)) return undefined
   const lower = name.toLowerCase()
-  return colon === -1 ? { name: lower } : { name: lower, value: text.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '') }
+  return colon === -1 ? { name: lower } : { name: lower, value: withoutOptionalWhitespace(text.slice(colon + 1)) }
 }
 
 const isOperation = (value: string): value is Operation => (OPERATIONS as ReadonlyArray<string>).includes(value)

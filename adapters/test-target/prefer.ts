@@ -1,3 +1,5 @@
+import { withoutOptionalWhitespace } from '../http/optional-whitespace.js'
+
 /**
  * The `Prefer` request header of RFC 7240 §2:
  *
@@ -48,7 +50,7 @@ export const parsePrefer = (header: string | ReadonlyArray<string> | undefined):
   const preferences = new Map<string, string | undefined>()
   const values = typeof header === 'string' ? [header] : (header ?? [])
   for (const element of values.flatMap(listElements)) {
-    const match = PREFERENCE.exec(element.replace(/^[ \t]+|[ \t]+$/g, ''))
+    const match = PREFERENCE.exec(withoutOptionalWhitespace(element))
     if (match === null) continue
     const name = (match[1] ?? '').toLowerCase()
     const value = match[2] === undefined ? '' : unquote(match[2])
