@@ -117,7 +117,7 @@ export const buildApp = (options: AppOptions): Koa => {
   app.use(authenticate(authenticator, protects))
   for (const middleware of extension?.afterAuthentication(router) ?? []) app.use(middleware)
   if (options.rateLimit !== undefined)
-    app.use(rateLimit({ ...options.rateLimit, logger: options.logger, uncounted: extension?.uncounted ?? (() => false) }))
+    app.use(rateLimit({ ...options.rateLimit, logger: options.logger, ...(extension === undefined ? {} : { quotaOf: extension.quotaOf }) }))
   for (const middleware of extension?.beforeRouting ?? []) app.use(middleware)
   app.use(bodyReceived(router, maxBodyBytes))
   app.use(router.routes())

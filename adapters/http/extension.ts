@@ -1,6 +1,7 @@
 import type Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import type { Authenticator } from '../../src/domain/authenticator.js'
+import type { OwnQuota } from './rate-limit.js'
 import type { PetOperation } from './routes.js'
 
 /** Who authentication knows (the configured keys and the made ones), and which paths it protects. */
@@ -38,8 +39,8 @@ export interface AppExtension {
   readonly registerRoutes: (router: Router, served: Readonly<Record<string, unknown>>) => void
   /** What `GET /` lists of it, by name. */
   readonly links: Readonly<Record<string, string>>
-  /** Requests the rate limit does not count (an open inspector polling the journal). */
-  readonly uncounted: (ctx: Context) => boolean
+  /** Requests the rate limit counts in a quota of their own, apart from the key's main one (an open inspector polling the journal). */
+  readonly quotaOf: (ctx: Context) => OwnQuota | undefined
   /** Its part of the contract, merged into what /v1/openapi.json serves. */
   readonly contract: (served: Record<string, unknown>) => Record<string, unknown>
 }

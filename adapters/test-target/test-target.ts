@@ -4,6 +4,7 @@ import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/wiring/san
 import type { MadeKeys, SandboxSpace } from '../../src/wiring/sandboxes.js'
 import type { AppExtension } from '../http/extension.js'
 import type { Redact } from '../http/key-redaction.js'
+import type { OwnQuota } from '../http/rate-limit.js'
 import { testTargetContract } from './contract.js'
 import { contractCoverage } from './contract-coverage.js'
 import { faultScripts } from './fault-script.js'
@@ -26,6 +27,15 @@ import {
 
 /** What an open inspector polls. */
 const READ_ONLY_PATHS = [SANDBOX_REQUESTS_PATH, SANDBOX_REQUEST_COUNT_PATH, SANDBOX_REPORT_PATH]
+
+/**
+ * With a rate limit on, the quota of reading a sandbox's journal (or counting in it, or its report)
+ * and of its clock, per key, apart from the key's own: an open inspector polls twice a second (120
+ * a minute), and a test's checks must not spend the key's quota, nor a client at its limit be kept
+ * from moving its clock past the window; but a loop of reads is refused. Its windows run on real
+ * time, not the sandbox's clock (its counts are no sandbox's), so that moving the clock ends none.
+ */
+export const SANDBOX_QUOTA: OwnQuota = { name: 'sandbox', limit: 600 }
 
 interface TestTargetOptions {
   /**
@@ -117,11 +127,11 @@ export const testTarget = (options: TestTargetOptions): AppExtension | undefined
           }),
       ...(scripts === undefined ? {} : { sandboxFaults: SANDBOX_FAULTS_PATH }),
     },
-    // Reading a sandbox's journal (or counting in it, or its report) is not counted: an open inspector
-    // polls them, and a test's checks must not spend the key's quota. Nor is its clock: a client at its
-    // limit moves it past the window.
-    uncounted: (ctx: Context) =>
-      journal !== undefined && ((ctx.method === 'GET' && READ_ONLY_PATHS.includes(ctx.path)) || ctx.path === SANDBOX_CLOCK_PATH),
+    quotaOf: (ctx: Context) =>
+      journal !== undefined &&
+      ((['GET', 'HEAD'].includes(ctx.method) && READ_ONLY_PATHS.includes(ctx.path)) || ctx.path === SANDBOX_CLOCK_PATH)
+        ? SANDBOX_QUOTA
+        : undefined,
     contract: (document) => testTargetContract(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
   }
 }

@@ -24,3 +24,18 @@ interface RateLimitHit {
 export interface RateLimitCounter {
   readonly hit: (scope: string, windowMs: number) => TE.TaskEither<StoreError, RateLimitHit>
 }
+
+/** Between a client's scope and the name of a quota of its own; never in a scope (SHA-256 hex, `made:` before a made key's). */
+const QUOTA_SEPARATOR = '#'
+
+/**
+ * The scope a client's requests in a quota of its own are counted under, apart from those of its
+ * main quota (counted under its scope): a scope like any other to a counter.
+ */
+export const quotaScope = (scope: string, quota: string): string => `${scope}${QUOTA_SEPARATOR}${quota}`
+
+/** The quota a scope made by quotaScope counts; undefined for a client's own scope. */
+export const quotaOfScope = (scope: string): string | undefined => {
+  const at = scope.indexOf(QUOTA_SEPARATOR)
+  return at === -1 ? undefined : scope.slice(at + 1)
+}

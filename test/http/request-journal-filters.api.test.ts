@@ -131,7 +131,7 @@ const Limited = apiSuite('Counting in the request journal with a rate limit of 1
   rateLimit: { limit: 1, counter: memoryRateLimitCounter() },
 }))
 
-Limited('counting is never counted by the rate limit, like reading the journal', async ({ api }) => {
+Limited('counting spends none of the key’s quota, like reading the journal (they have a quota of their own)', async ({ api }) => {
   for (let index = 0; index < 3; index += 1) assert.is(await countOf(api), 0)
   assert.is((await api.request('GET', '/v1/pets')).status, 200)
   assertError(await api.request('GET', '/v1/pets'), 429, 'rate_limited')

@@ -264,12 +264,39 @@ const Limited = apiSuite('The request journal with a rate limit of 2 a minute', 
   rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 
-Limited('reading the journal is never counted: an open inspector spends none of the key’s quota', async ({ api }) => {
+Limited('reading the journal spends none of the key’s quota: an open inspector polls it (it has a quota of its own)', async ({ api }) => {
   for (let index = 0; index < 5; index += 1) await journalOf(api)
   assert.equal([(await api.request('GET', '/v1/pets')).status, (await api.request('GET', '/v1/pets')).status], [200, 200])
   assertError(await api.request('GET', '/v1/pets'), 429, 'rate_limited')
   assert.is((await journalOf(api)).length, 3)
 })
+
+Limited(
+  'journal reads and counts, the report and the clock share a quota of their own, 600 a minute: a loop of reads is refused 429',
+  async ({ api }) => {
+    const reads = ['/v1/sandbox/requests', '/v1/sandbox/requests/count', '/v1/sandbox/report', '/v1/sandbox/clock']
+    for (let index = 0; index < 600; index += 1) {
+      const read = await api.request('GET', reads[index % reads.length] ?? '')
+      assert.is(read.status, 200, read.text)
+      assert.is(read.headers.get('ratelimit-policy'), '"sandbox";q=600;w=60')
+      assert.is(read.headers.get('ratelimit'), `"sandbox";r=${599 - index};t=30`)
+    }
+    for (const path of [...reads, '/v1/sandbox/requests?limit=1']) {
+      const refused = await api.request('GET', path)
+      assertError(refused, 429, 'rate_limited')
+      assert.equal(
+        ['ratelimit-policy', 'ratelimit', 'retry-after'].map((name) => refused.headers.get(name)),
+        ['"sandbox";q=600;w=60', '"sandbox";r=0;t=30', '30'],
+      )
+    }
+    assertError(await api.request('POST', '/v1/sandbox/clock', { body: { advance: 60_000 } }), 429, 'rate_limited')
+    // The key's own quota is untouched: its two requests, then its 429.
+    const pets = await api.request('GET', '/v1/pets')
+    assert.equal([pets.status, pets.headers.get('ratelimit')], [200, '"default";r=1;t=30'])
+    assert.is((await api.request('GET', '/v1/pets')).status, 200)
+    assertError(await api.request('GET', '/v1/pets'), 429, 'rate_limited')
+  },
+)
 
 Limited.run()
 

@@ -232,7 +232,7 @@ const Limited = apiSuite('The sandbox report with a rate limit of 2 a minute', (
   rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 
-Limited('Reading the report is never counted: an open inspector spends none of the key’s quota', async ({ api }) => {
+Limited('Reading the report spends none of the key’s quota: an open inspector polls it (it has a quota of its own)', async ({ api }) => {
   for (let index = 0; index < 5; index += 1) await reportOf(api)
   assert.equal([(await api.request('GET', '/v1/pets')).status, (await api.request('GET', '/v1/pets')).status], [200, 200])
   assertError(await api.request('GET', '/v1/pets'), 429, 'rate_limited')
