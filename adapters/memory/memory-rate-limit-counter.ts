@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/TaskEither'
 import { type Clock, realClock } from '../../src/domain/clock.js'
-import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import { quotaOfScope, quotaScope, type RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 
 interface MemoryRateLimitOptions {
   /** The clock each scope's windows are aligned on: a sandbox's own, which its client moves; the real one by default. */
@@ -28,8 +28,16 @@ const MIN_SWEEP_SIZE = 64
 export const memoryRateLimitCounter = ({ clockOf = () => realClock }: MemoryRateLimitOptions = {}): RateLimitCounter & {
   /** How many counts are held: what stays bounded as clients come and go. */
   readonly size: () => number
+  /**
+   * Drops every count of a scope, in its main quota and in each of its own (quotaScope): a sandbox
+   * that ends takes them with it. A count on a clock moved far ahead would otherwise stay until
+   * real time reached its window's end.
+   */
+  readonly forget: (scope: string) => void
 } => {
   const counts = new Map<string, Count>()
+  /** The names of the quotas of their own counted so far: a handful, whatever the clients. */
+  const quotas = new Set<string>()
   let sweepAt = MIN_SWEEP_SIZE
   const sweep = (): void => {
     for (const [scope, { windowMs, index }] of counts) {
@@ -40,6 +48,8 @@ export const memoryRateLimitCounter = ({ clockOf = () => realClock }: MemoryRate
   return {
     hit: (scope, windowMs) => {
       if (counts.size >= sweepAt) sweep()
+      const quota = quotaOfScope(scope)
+      if (quota !== undefined) quotas.add(quota)
       const time = clockOf(scope).now()
       const index = Math.floor(time / windowMs)
       const held = counts.get(scope)
@@ -48,5 +58,9 @@ export const memoryRateLimitCounter = ({ clockOf = () => realClock }: MemoryRate
       return TE.right({ count, resetMs: (index + 1) * windowMs - time })
     },
     size: () => counts.size,
+    forget: (scope) => {
+      counts.delete(scope)
+      for (const quota of quotas) counts.delete(quotaScope(scope, quota))
+    },
   }
 }

@@ -22,13 +22,17 @@ import { memoryRateLimitCounter } from './memory-rate-limit-counter.js'
  *
  * Each sandbox's pets created and Idempotency-Key records share its `sandboxStoreBytes` (the store's
  * part of its budget, src/wiring/sandbox-budget.ts): a create they have no room for fails with
- * StoreFull, and a reset frees them. The shared data set has no such bound.
+ * StoreFull, and a reset frees them. The shared data set has no such bound. A sandbox dropped
+ * takes all it held with it, its rate-limit counts too.
  */
 export const memoryStore = (
   seed: ReadonlyArray<PetDraft> = [],
   times: IdempotencyTimes = {},
   sandboxStoreBytes: number = DEFAULT_SANDBOX_BUDGET.storeBytes,
-): Store & { readonly sandboxes: SandboxSpace & { readonly size: () => number } } => {
+): Store & {
+  readonly sandboxes: SandboxSpace & { readonly size: () => number }
+  readonly rateLimits: ReturnType<typeof memoryRateLimitCounter>
+} => {
   const base = times.clock ?? realClock
   /** How far each sandbox's clock was advanced since it was made or last reset; absent: not at all. */
   const advanced = new Map<string, number>()
@@ -43,6 +47,7 @@ export const memoryStore = (
     return { pets: memoryPetRepository(seed, budget), idempotency: memoryIdempotencyStore({ ...times, clock, budget }) }
   }
   const sandboxes = new Map<string, StorePorts>()
+  const rateLimits = memoryRateLimitCounter({ clockOf })
   const open = (sandbox: string): StorePorts => {
     const ports = sandboxes.get(sandbox) ?? fresh(clockOf(sandbox))
     sandboxes.set(sandbox, ports)
@@ -63,13 +68,14 @@ export const memoryStore = (
         TE.fromIO(() => {
           advanced.delete(sandbox)
           sandboxes.delete(sandbox)
+          rateLimits.forget(sandbox)
         }),
       clock: clockOf,
       advance: (sandbox: string, ms: number) => TE.fromIO(() => void advanced.set(sandbox, (advanced.get(sandbox) ?? 0) + ms)),
       // How many sandboxes this process holds: what stays bounded as sandboxes are made and ended.
       size: () => new Set([...sandboxes.keys(), ...advanced.keys()]).size,
     },
-    rateLimits: memoryRateLimitCounter({ clockOf }),
+    rateLimits,
     // Memory is always there.
     ready: () => TE.right(undefined),
     close: async (): Promise<void> => undefined,

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
+import { quotaScope } from '../../src/wiring/rate-limit-counter.js'
 import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
 import { petRepositoryContract } from '../ports/pet-repository.contract.js'
 import { sandboxSpaceContract } from '../ports/sandbox-space.contract.js'
@@ -61,6 +62,20 @@ Store('holds a sandbox from its first opening (or advance) until it is dropped',
   assert.is(sandboxes.size(), 4)
   for (const sandbox of ['aaaa0001', 'bbbb0002', 'cccc0003', 'dddd0004']) await sandboxes.drop(sandbox)()
   assert.is(sandboxes.size(), 0)
+})
+
+Store('a dropped sandbox takes its rate-limit counts with it, in every quota, however far its clock was moved', async () => {
+  const store = memoryStore()
+  for (const sandbox of ['aaaa0001', 'bbbb0002']) {
+    await store.sandboxes.open(sandbox)()
+    // An hour ahead: its window ends an hour from now in real time, when a sweep would find it ended.
+    await store.sandboxes.advance(sandbox, 3_600_000)()
+    for (const scope of [sandbox, quotaScope(sandbox, 'sandbox')]) await store.rateLimits.hit(scope, 60_000)()
+  }
+  await store.rateLimits.hit('not a sandbox', 60_000)()
+  assert.is(store.rateLimits.size(), 5)
+  for (const sandbox of ['aaaa0001', 'bbbb0002']) await store.sandboxes.drop(sandbox)()
+  assert.is(store.rateLimits.size(), 1)
 })
 
 Store('is always ready, and seeds its shared data set with ids 1..n', async () => {

@@ -249,6 +249,40 @@ Bounded('Sandboxes that expired make room: making one when as many as allowed ar
 
 Bounded.run()
 
+const Counted = suite('Sandboxes made at run time, with PETSTORE_RATE_LIMIT=100 and PETSTORE_SANDBOX_IDLE_SECONDS=60')
+
+Counted(
+  'A made sandbox that ends, by DELETE or by expiry, takes its rate-limit counts with it, however far its clock was moved',
+  async () => {
+    const clock = testClock()
+    const store = memoryStore(SEED)
+    const api = await startApi({
+      sandboxes: store.sandboxes,
+      madeKeys: madeKeys({ idleSeconds: 60, now: clock.now }),
+      rateLimit: { limit: 100, counter: store.rateLimits },
+    })
+    try {
+      const [deleted, expired] = [await makeSandbox(api), await makeSandbox(api)]
+      for (const { key } of [deleted, expired]) {
+        // Counted in the sandbox's own quota, then in its main one on a clock a day ahead.
+        assert.is((await api.request('POST', '/v1/sandbox/clock', { key, body: { advance: 86_400_000 } })).status, 200)
+        assert.is((await api.request('GET', '/v1/pets', { key })).status, 200)
+      }
+      // Two counts of each made key, and the configured key's, which made them.
+      assert.is(store.rateLimits.size(), 5)
+      assert.is((await api.request('DELETE', '/v1/sandbox', { key: deleted.key })).status, 204)
+      assert.is(store.rateLimits.size(), 3)
+      clock.advance(60)
+      assertError(await api.request('GET', '/v1/pets', { key: expired.key }), 401, 'unauthorized')
+      assert.is(store.rateLimits.size(), 1)
+    } finally {
+      await api.close()
+    }
+  },
+)
+
+Counted.run()
+
 const InFlight = suite('Sandboxes made at run time, ended with a create in flight')
 
 InFlight('When a made sandbox ends while a create of its key is in flight, then the create is answered and nothing is kept', async () => {
