@@ -4,7 +4,7 @@ import type { Logger } from 'pino'
 import type { AuthState } from './auth.js'
 import { isAnsweredByServer } from './closing-connections.js'
 import type { FailureState } from './error-response.js'
-import type { Redact } from './key-redaction.js'
+import { CUT_MARK, type Redact } from './key-redaction.js'
 import type { RequestMetrics } from './metrics.js'
 import type { RequestIdState } from './request-id.js'
 
@@ -33,7 +33,7 @@ const MAX_LOGGED_PATH = 200
 /** The path as the client sent it (percent-escapes kept, no query, any API key redacted), bounded for the log. */
 export const loggedPath = (sent: string, redact: Redact): string => {
   const path = redact(sent)
-  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}${CUT_MARK}` : path
 }
 
 /**

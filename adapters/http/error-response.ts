@@ -1,6 +1,7 @@
 import type { Context } from 'koa'
 import type { DomainError } from '../../src/domain/errors.js'
 import type { HttpFailure } from './http-failures.js'
+import { CUT_MARK } from './key-redaction.js'
 import { rateLimitField } from './ratelimit-fields.js'
 
 export type Failure = DomainError | HttpFailure
@@ -57,12 +58,16 @@ export const MAX_NAMED_PROBLEMS = 5
 /** The most characters a message repeats of a name the client chose (a parameter, a field, a path). */
 export const MAX_ECHOED_CHARS = 100
 
-/** A name the client chose, as a message repeats it: at most MAX_ECHOED_CHARS, marked with `…` when cut. */
+/**
+ * A name the client chose, as a message repeats it: at most MAX_ECHOED_CHARS, marked with `…`
+ * (CUT_MARK) when cut. The cut comes before redaction, which sees the mark: a key it went through
+ * is redacted as whole ones are (key-redaction.ts).
+ */
 export const echoed = (name: string): string => {
   if (name.length <= MAX_ECHOED_CHARS) return name
   // Never half of a surrogate pair: the message stays well-formed text.
   const end = /[\uD800-\uDBFF]/.test(name.charAt(MAX_ECHOED_CHARS - 1)) ? MAX_ECHOED_CHARS - 1 : MAX_ECHOED_CHARS
-  return `${name.slice(0, end)}…`
+  return `${name.slice(0, end)}${CUT_MARK}`
 }
 
 /** The first MAX_NAMED_PROBLEMS problems, then how many more there were. */

@@ -25,6 +25,13 @@ interface ReadError {
   readonly message?: string
 }
 
+/**
+ * The part of a JSON.parse message that quotes the body around the error (V8: `Unexpected token 'x',
+ * ..."ten chars"... is not valid JSON`): cut out of what the client is told, since a cut of the
+ * body can hold part of an API key, which no redaction could then recognize.
+ */
+const QUOTED_INPUT = /, (?:\.\.\.)?"[^]*$/
+
 /** What @koa/bodyparser reports (co-body, raw-body, inflation, zlib, JSON.parse), as the failure a client is told about. */
 const fromReadError = (error: unknown, limitBytes: number): HttpFailure => {
   const { type, status, code, message = '' } = (typeof error === 'object' && error !== null ? error : {}) as ReadError
@@ -36,7 +43,7 @@ const fromReadError = (error: unknown, limitBytes: number): HttpFailure => {
   if (error instanceof SyntaxError) {
     // @hapi/bourne, which co-body parses with, refuses a `__proto__` key at any depth, however escaped.
     if (message.includes('prototype')) return malformedJson('the body is not valid JSON: a "__proto__" key is refused')
-    return malformedJson(`the body is not valid JSON: ${message}`)
+    return malformedJson(`the body is not valid JSON: ${message.replace(QUOTED_INPUT, '')}`)
   }
   return malformedJson('the body could not be read completely (aborted or wrong Content-Length)')
 }

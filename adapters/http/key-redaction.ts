@@ -1,24 +1,17 @@
 /** What stands in for an API key in what the service shows. */
 export const REDACTED = '[redacted]'
 
+/** What ends a text the service cut short (a name a message repeats, a logged path). */
+export const CUT_MARK = '…'
+
 /** A text with every API key in it replaced by REDACTED. */
 export type Redact = (text: string) => string
 
 /** For a service that knows no key to hide (a benchmark's rung, a test of something else). */
 export const redactNothing: Redact = (text) => text
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
-/** `%2F` or `%2f`: a percent-escape's hex digits may be of either case (RFC 3986 §2.1). */
-const percentEscape = (byte: number): string =>
-  `%${byte
-    .toString(16)
-    .padStart(2, '0')
-    .replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`)}`
-
-/** A character as itself or percent-encoded, as a key may appear in a URL or a form. */
-const spelledAnyWay = (character: string): string =>
-  `(?:${escapeRegExp(character)}|${[...Buffer.from(character, 'utf8')].map(percentEscape).join('')})`
+/** The fewest characters of a configured key that are hidden wherever they appear: fewer tell too little to matter. */
+export const SHORTEST_HIDDEN_RUN = 8
 
 /**
  * Keys known by their form rather than listed, as keys made at run time are: `prefix`, then base64url
@@ -29,24 +22,201 @@ interface KeyForm {
   readonly length: number
 }
 
-/** A base64url character, as itself or percent-encoded. */
-const BASE64URL_CHARACTER = `(?:[A-Za-z0-9_-]|${[...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_']
-  .map((character) => percentEscape(character.charCodeAt(0)))
-  .join('|')})`
+const isHexDigit = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)
 
-const spelledFormAnyWay = ({ prefix, length }: KeyForm): string =>
-  `${[...prefix].map(spelledAnyWay).join('')}${BASE64URL_CHARACTER}{${length - prefix.length}}`
+const hexDigitsAt = (text: string, at: number, count: number): boolean => {
+  if (at + count > text.length) return false
+  for (let index = at; index < at + count; index += 1) if (!isHexDigit(text.charCodeAt(index))) return false
+  return true
+}
 
 /**
- * Replaces each of `keys`, and any text of one of `forms`, in a text by `[redacted]`, wherever it
- * appears, written plainly or with any of its characters percent-encoded. A longer key is matched
- * first, so a key that holds another is replaced whole.
+ * How many characters spell the one at `at`, and what it is: a percent-escape (`%2F` or `%2f`: a key
+ * is ASCII, one byte a character), a JSON escape (`\u002F` in either case, or `\/`), or itself.
+ */
+const spelledAt = (text: string, at: number): readonly [character: string, length: number] => {
+  const code = text.charCodeAt(at)
+  if (code === 0x25 && hexDigitsAt(text, at + 1, 2)) return [String.fromCharCode(parseInt(text.slice(at + 1, at + 3), 16)), 3]
+  if (code === 0x5c && text.charAt(at + 1) === '/') return ['/', 2]
+  if (code === 0x5c && text.charAt(at + 1) === 'u' && hexDigitsAt(text, at + 2, 4)) {
+    return [String.fromCharCode(parseInt(text.slice(at + 2, at + 6), 16)), 6]
+  }
+  return [text.charAt(at), 1]
+}
+
+/** Characters read from a text, each escape as the one character it spells, and where in the text each starts. */
+interface Reading {
+  readonly characters: string
+  /** Where character `index` starts in the text; where the last one ends for `characters.length`. */
+  readonly placeOf: (index: number) => number
+  /** The characters spelled by an escape, in order. */
+  readonly escaped: ReadonlyArray<number>
+}
+
+/** Where an escape may start. */
+const ESCAPE_START = /[%\\]/g
+
+/** `text` read for keys: copied in stretches between its escapes, each escape as its character. */
+const readingOf = (text: string): Reading => {
+  let characters = ''
+  const escaped: number[] = []
+  /** For each escape, how many more characters the text has than the reading up to its end. */
+  const shifts: number[] = []
+  let copied = 0
+  ESCAPE_START.lastIndex = 0
+  for (let found = ESCAPE_START.exec(text); found !== null; found = ESCAPE_START.exec(text)) {
+    const [character, length] = spelledAt(text, found.index)
+    if (length === 1) continue
+    characters += `${text.slice(copied, found.index)}${character}`
+    escaped.push(characters.length - 1)
+    shifts.push((shifts[shifts.length - 1] ?? 0) + length - 1)
+    copied = found.index + length
+    ESCAPE_START.lastIndex = copied
+  }
+  // Most texts (paths, headers, request ids, bodies) hold no escape: each character is itself.
+  if (escaped.length === 0) return { characters: text, placeOf: (index) => index, escaped }
+  characters += text.slice(copied)
+  /** How many escapes come before character `index`: a binary search of `escaped`. */
+  const escapesBefore = (index: number): number => {
+    let [low, high] = [0, escaped.length]
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if ((escaped[middle] ?? 0) < index) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+  return { characters, placeOf: (index) => index + (shifts[escapesBefore(index) - 1] ?? 0), escaped }
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]$/
+
+/** A percent-escape or a JSON escape that a cut left incomplete, as the text before a cut mark may end. */
+const INCOMPLETE_ESCAPE = /^(?:%[0-9A-Fa-f]?|\\(?:u[0-9A-Fa-f]{0,3})?)?$/
+const LONGEST_INCOMPLETE_ESCAPE = 5
+/** The most characters an escape takes: `\u` and four hex digits. */
+const LONGEST_ESCAPE = 6
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Every run of SHORTEST_HIDDEN_RUN characters of each key; a key is longer (the configuration asks for 16 characters). */
+const runsOf = (keys: ReadonlyArray<string>): ReadonlyArray<string> => [
+  ...new Set(
+    keys.flatMap((key) => {
+      if (key.length < SHORTEST_HIDDEN_RUN) throw new Error(`an API key must be at least ${SHORTEST_HIDDEN_RUN} characters to be redacted`)
+      return Array.from({ length: key.length - SHORTEST_HIDDEN_RUN + 1 }, (_, at) => key.slice(at, at + SHORTEST_HIDDEN_RUN))
+    }),
+  ),
+]
+
+/** `text` with each stretch of `hidden` (places in it, overlapping or touching ones as one) replaced by REDACTED. */
+const withHidden = (text: string, hidden: Array<readonly [from: number, to: number]>): string => {
+  hidden.sort(([a], [b]) => a - b)
+  let shown = ''
+  let shownTo = 0
+  let hiding: readonly [number, number] | undefined
+  for (const [from, to] of hidden) {
+    if (hiding !== undefined && from <= hiding[1]) hiding = [hiding[0], Math.max(hiding[1], to)]
+    else {
+      if (hiding !== undefined) shown += `${text.slice(shownTo, hiding[0])}${REDACTED}`
+      shownTo = hiding?.[1] ?? 0
+      hiding = [from, to]
+    }
+  }
+  if (hiding === undefined) return text
+  return `${shown}${text.slice(shownTo, hiding[0])}${REDACTED}${text.slice(hiding[1])}`
+}
+
+/**
+ * Replaces, in a text, every run of SHORTEST_HIDDEN_RUN or more characters of one of `keys` (a whole
+ * key, or any part of one that long), and any text of one of `forms`, by `[redacted]`: each of their
+ * characters written plainly, percent-encoded or as a JSON escape, so that a key in a URL or in a
+ * JSON body is found too. A text of a form that a cut went through (its prefix and some of its
+ * characters, then CUT_MARK) is replaced too, so that cutting a text before redacting it shows
+ * nothing of a made key; a configured key's part at a cut is a run like any other. Runs that touch or
+ * overlap are replaced as one.
+ *
+ * A key holds neither `%` nor `\`, so where an escape starts, reading it is the only way a key can go
+ * on: the text is read once, escapes as their characters, and searched for every run of every key
+ * at once (a regex of literals: linear in the text). A run can also start inside an escape, its hex
+ * digits read as they are: each escape's few such starts are tried too.
  */
 export const keyRedactor = (keys: ReadonlyArray<string>, forms: ReadonlyArray<KeyForm> = []): Redact => {
   if (keys.length === 0 && forms.length === 0) return redactNothing
-  const spellings = [...keys].sort((a, b) => b.length - a.length).map((key) => [...key].map(spelledAnyWay).join(''))
-  const pattern = new RegExp([...spellings, ...forms.map(spelledFormAnyWay)].join('|'), 'g')
-  // A text shorter than every key holds none: most paths and request ids are, and skip the search.
-  const shortest = Math.min(...keys.map((key) => key.length), ...forms.map((form) => form.length))
-  return (text) => (text.length < shortest ? text : text.replace(pattern, REDACTED))
+  const runs = runsOf(keys)
+  const anyRun = runs.length === 0 ? undefined : new RegExp(runs.map(escapeRegExp).join('|'), 'g')
+  const runAtStart = runs.length === 0 ? undefined : new RegExp(runs.map(escapeRegExp).join('|'), 'y')
+  const shortest = Math.min(...(runs.length === 0 ? [] : [SHORTEST_HIDDEN_RUN]), ...forms.map((form) => form.prefix.length + 1))
+  const longest = Math.max(SHORTEST_HIDDEN_RUN, ...forms.map((form) => form.length))
+
+  /**
+   * Where the text of `form` that starts at character `at` of `reading` ends (a place in `text`):
+   * after it when whole, at the cut mark when a cut went through it (the escape the cut left
+   * incomplete hidden with it); undefined when it is neither.
+   */
+  const formEnd = (text: string, { characters, placeOf }: Reading, at: number, { prefix, length }: KeyForm): number | undefined => {
+    let end = at + prefix.length
+    while (end - at < length && end < characters.length && BASE64URL.test(characters.charAt(end))) end += 1
+    if (end - at === length) return placeOf(end)
+    if (end - at === prefix.length) return undefined
+    const place = placeOf(end)
+    const cut = text.slice(place, place + LONGEST_INCOMPLETE_ESCAPE + CUT_MARK.length).indexOf(CUT_MARK)
+    return cut !== -1 && INCOMPLETE_ESCAPE.test(text.slice(place, place + cut)) ? place + cut : undefined
+  }
+
+  /** The stretches of `text` to hide that `reading` shows; with `atStartOnly`, those from its first character alone. */
+  const hiddenIn = (text: string, reading: Reading, atStartOnly: boolean): Array<readonly [number, number]> => {
+    const { characters, placeOf } = reading
+    const hidden: Array<readonly [number, number]> = []
+    const pattern = atStartOnly ? runAtStart : anyRun
+    if (pattern !== undefined) {
+      pattern.lastIndex = 0
+      for (let run = pattern.exec(characters); run !== null; run = atStartOnly ? null : pattern.exec(characters)) {
+        hidden.push([placeOf(run.index), placeOf(run.index + SHORTEST_HIDDEN_RUN)])
+        // Runs overlap: the next may start at the next character.
+        pattern.lastIndex = run.index + 1
+      }
+    }
+    for (const form of forms) {
+      for (
+        let at = characters.indexOf(form.prefix);
+        at !== -1 && (!atStartOnly || at === 0);
+        at = characters.indexOf(form.prefix, at + 1)
+      ) {
+        const end = formEnd(text, reading, at, form)
+        if (end !== undefined) hidden.push([placeOf(at), end])
+      }
+    }
+    return hidden
+  }
+
+  /** What a run or a form may start with inside an escape: its first characters, as many as an escape's after its first. */
+  const startsInside = new Set(
+    [...runs, ...forms.map(({ prefix }) => prefix)].flatMap((start) =>
+      Array.from({ length: LONGEST_ESCAPE - 1 }, (_, length) => start.slice(0, length + 1)),
+    ),
+  )
+
+  return (text) => {
+    // A text shorter than every run it could hold holds none: most paths and request ids are, and skip the search.
+    if (text.length < shortest) return text
+    const reading = readingOf(text)
+    const hidden = hiddenIn(text, reading, false)
+    // Runs that start inside an escape, at one of its hex digits (or its `u`), read plainly to its end, then on.
+    for (const index of reading.escaped) {
+      const next = reading.placeOf(index + 1)
+      for (let inside = reading.placeOf(index) + 1; inside < next; inside += 1) {
+        const plain = text.slice(inside, next)
+        if (!startsInside.has(plain)) continue
+        const from: Reading = {
+          characters: `${plain}${reading.characters.slice(index + 1, index + 1 + longest)}`,
+          placeOf: (at) => (at < plain.length ? inside + at : reading.placeOf(index + 1 + at - plain.length)),
+          escaped: [],
+        }
+        hidden.push(...hiddenIn(text, from, true))
+      }
+    }
+    return withHidden(text, hidden)
+  }
 }

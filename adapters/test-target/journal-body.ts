@@ -102,8 +102,8 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
   })
 }
 
-/** The bytes an API key can be written with (auth.ts's API_KEY_CHARACTERS), and `%` of a percent-escaped one. */
-const KEY_BYTES: ReadonlyArray<boolean> = Array.from({ length: 256 }, (_, byte) => /[A-Za-z0-9\-._~+/=%]/.test(String.fromCharCode(byte)))
+/** The bytes an API key can be written with (auth.ts's API_KEY_CHARACTERS), and `%` and `\` of one percent- or JSON-escaped. */
+const KEY_BYTES: ReadonlyArray<boolean> = Array.from({ length: 256 }, (_, byte) => /[A-Za-z0-9\-._~+/=%\\]/.test(String.fromCharCode(byte)))
 
 /**
  * `bytes` without the run of key characters that reaches their end: a key the cut went through

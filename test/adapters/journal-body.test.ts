@@ -61,6 +61,8 @@ Kept('bytes cut from a longer body end at a whole character and before the run o
     bodyTruncated: true,
   })
   assert.equal(keptFromBytes({ bytes: bytes('%74est-key'), cut: true }, redactNothing), { body: null, bodyTruncated: true })
+  // A JSON escape the cut went through is part of the run: a key's beginning before it shows nothing.
+  assert.equal(keptFromBytes({ bytes: bytes('{"a":"abc\\u002d\\u00'), cut: true }, redactNothing), { body: '{"a":"', bodyTruncated: true })
   assert.equal(keptFromBytes({ bytes: bytes(''), cut: true }, redactNothing), { body: null, bodyTruncated: true })
 })
 
