@@ -72,12 +72,24 @@ const startService = async (): Promise<{ base: string; stop: () => Promise<void>
   return { base, stop: async () => (child.kill('SIGTERM'), await exited) }
 }
 
+/** A page, read again (it is safe to) when its connection fails, as a client walking pages would. */
+const readPage = async (base: string, key: string, path: string, tally: Tally): ReturnType<typeof call> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await call(base, key, 'GET', path)
+    } catch (error) {
+      if (attempt === 3) throw error
+      tally.pageRetries += 1
+    }
+  }
+}
+
 /** Every pet of a sandbox, page after page by `Link: rel="next"`. */
-const walk = async (base: string, key: string): Promise<Pet[]> => {
+const walk = async (base: string, key: string, tally: Tally): Promise<Pet[]> => {
   const pets: Pet[] = []
   let path: string | undefined = '/v1/pets?limit=100'
   while (path !== undefined) {
-    const page = await call(base, key, 'GET', path)
+    const page = await readPage(base, key, path, tally)
     if (page.status !== 200) throw new Error(`a page answered ${page.status}`)
     pets.push(...(page.body as Pet[]))
     const next = /<([^>]*)>;\s*rel="next"/.exec(page.link ?? '')?.[1]
@@ -88,6 +100,9 @@ const walk = async (base: string, key: string): Promise<Pet[]> => {
 
 interface Tally {
   attempts: number
+  timedOut: number
+  /** Page reads whose connection failed, each read again. */
+  pageRetries: number
   lostAnswers: number
   retried409: number
   other: Map<number, number>
@@ -108,11 +123,13 @@ const keyedCreate = async (base: string, key: string, idempotencyKey: string, bo
         ...(giveUp === undefined ? {} : { signal: giveUp }),
       })
       if (answer.status === 201) return answer.body as Pet
-      if (answer.status !== 409) {
+      // 409: the key's first attempt is still being carried out; 408: the service, overloaded, did
+      // not read the request in time (10,000 connections opened at once) and carried out nothing.
+      if (answer.status === 408) tally.timedOut += 1
+      else if (answer.status !== 409) {
         tally.other.set(answer.status, (tally.other.get(answer.status) ?? 0) + 1)
         return undefined
-      }
-      tally.retried409 += 1
+      } else tally.retried409 += 1
       await new Promise((done) => setTimeout(done, 20))
     } catch {
       tally.lostAnswers += 1
@@ -162,7 +179,7 @@ const judge = (
 
 const main = async (): Promise<void> => {
   const service = await startService()
-  const tally: Tally = { attempts: 0, lostAnswers: 0, retried409: 0, other: new Map() }
+  const tally: Tally = { attempts: 0, timedOut: 0, pageRetries: 0, lostAnswers: 0, retried409: 0, other: new Map() }
   const verdict: Verdict = { lost: 0, duplicated: 0, contradicted: 0, late: 0 }
   try {
     const makeSandbox = async (): Promise<string> => {
@@ -187,7 +204,7 @@ const main = async (): Promise<void> => {
             if (pet !== undefined) answered.set(name, pet)
           }),
         )
-        judge(answered, await walk(service.base, key), verdict, (name) => name.startsWith(`churn ${key.slice(-6)} `))
+        judge(answered, await walk(service.base, key, tally), verdict, (name) => name.startsWith(`churn ${key.slice(-6)} `))
         churnRounds += 1
       }
     }
@@ -205,13 +222,14 @@ const main = async (): Promise<void> => {
     const seconds = (performance.now() - started) / 1000
     running = false
     await churned
-    for (const [sandbox, key] of keys.entries()) judge(answered[sandbox] ?? new Map(), await walk(service.base, key), verdict)
+    for (const [sandbox, key] of keys.entries()) judge(answered[sandbox] ?? new Map(), await walk(service.base, key, tally), verdict)
     console.log(
       `${CREATES} keyed creates over ${SANDBOXES} sandboxes, all sent at once, in ${seconds.toFixed(1)} s; ` +
         `${CHURNING} other sandboxes ran ${churnRounds} rounds of reset, 20 keyed creates and a check meanwhile`,
     )
     console.log(
       `attempts ${tally.attempts}, answers given up on ${tally.lostAnswers}, 409 in use (retried) ${tally.retried409}, ` +
+        `408 not read in time (retried) ${tally.timedOut}, page reads whose connection failed (read again) ${tally.pageRetries}, ` +
         `other statuses ${JSON.stringify(Object.fromEntries(tally.other))}`,
     )
     console.log(`lost ${verdict.lost}, duplicated ${verdict.duplicated}, contradicted ${verdict.contradicted}`)
