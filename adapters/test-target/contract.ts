@@ -5,18 +5,8 @@ import { PACKAGE_ROOT } from '../http/package-root.js'
 /** The test target's part of the contract: overlays of docs/openapi.yaml. */
 const OVERLAY_DIRECTORY = resolve(PACKAGE_ROOT, 'docs/openapi-test-target')
 
-/** The parts of the test target an instance has on. */
-export interface ContractParts {
-  readonly sandboxes: boolean
-  readonly faults: boolean
-}
-
-/** Each overlay, and when it applies: in this order, the one for both after the one for each. */
-const OVERLAYS: ReadonlyArray<readonly [file: string, applies: (parts: ContractParts) => boolean]> = [
-  ['faults.yaml', (parts) => parts.faults],
-  ['sandboxes.yaml', (parts) => parts.sandboxes],
-  ['sandbox-faults.yaml', (parts) => parts.sandboxes && parts.faults],
-]
+/** The overlays, merged in this order. */
+const OVERLAYS = ['faults.yaml', 'sandboxes.yaml', 'sandbox-faults.yaml']
 
 /**
  * Each overlay, parsed once per process and copied for each instance: a test suite that starts many
@@ -30,9 +20,8 @@ const overlay = (file: string): Record<string, unknown> => {
   return structuredClone(parsed)
 }
 
-/** The contract an instance with these parts on serves: `document` with their overlays merged over it. */
-export const testTargetContract = (document: Readonly<Record<string, unknown>>, parts: ContractParts): Record<string, unknown> =>
-  OVERLAYS.filter(([, applies]) => applies(parts)).reduce<Record<string, unknown>>(
-    (merged, [file]) => mergeOverlay(merged, overlay(file)) as Record<string, unknown>,
-    { ...document },
-  )
+/** The contract an instance with the test target serves: `document` with its overlays merged over it. */
+export const testTargetContract = (document: Readonly<Record<string, unknown>>): Record<string, unknown> =>
+  OVERLAYS.reduce<Record<string, unknown>>((merged, file) => mergeOverlay(merged, overlay(file)) as Record<string, unknown>, {
+    ...document,
+  })

@@ -14,7 +14,7 @@ import {
   type Operation,
 } from './fault-rule.js'
 import { type FaultScripts, NEEDS_BODY, type ScriptedRequest } from './fault-script.js'
-import { FORCED_STATUSES, type FaultSource, type ForcedStatus, forcedFailure } from '../http/http-failures.js'
+import { type FaultSource, type ForcedStatus, forcedFailure } from '../http/http-failures.js'
 import { withInsertDelay } from './insert-delay.js'
 import type { JsonBodyState } from '../http/json-body.js'
 import { parsePrefer } from './prefer.js'
@@ -32,20 +32,19 @@ interface FaultPreferences {
 const NOTHING_PREFERRED: FaultPreferences = {}
 
 /**
- * `delay` (an integer from 0 to MAX_DELAY_MS, in the one integer syntax of the API) and `fault`
- * (429, 500 or 503; with sandboxes also 502, 504, `reset`, `reset-after`, `truncated`, and
- * `retry-after`, 0 to MAX_RETRY_AFTER_SECONDS). Any other preference, or one of these out of range,
+ * `delay` (an integer from 0 to MAX_DELAY_MS, in the one integer syntax of the API), `fault` (429,
+ * 500, 502, 503, 504, `reset`, `reset-after` or `truncated`) and `retry-after` (0 to
+ * MAX_RETRY_AFTER_SECONDS). Any other preference, or one of these out of range,
  * is ignored, as RFC 7240 asks; a repeated one counts once, in its first occurrence.
  */
-export const readFaultPreferences = (header: string | undefined, sandboxes = false): FaultPreferences => {
+export const readFaultPreferences = (header: string | undefined): FaultPreferences => {
   // Most requests send no Prefer at all.
   if (header === undefined) return NOTHING_PREFERRED
   const preferences = parsePrefer(header)
   const delayMs = safeIntegerText(preferences.get('delay'), 0, MAX_DELAY_MS)
-  const names: ReadonlyArray<string> = sandboxes ? FAULT_NAMES : FORCED_STATUSES.map(String)
   const asked = preferences.get('fault')
-  const fault = asked !== undefined && names.includes(asked) ? (asked as FaultName) : undefined
-  const retryAfterSeconds = sandboxes ? safeIntegerText(preferences.get('retry-after'), 0, MAX_RETRY_AFTER_SECONDS) : undefined
+  const fault = asked !== undefined && FAULT_NAMES.includes(asked) ? (asked as FaultName) : undefined
+  const retryAfterSeconds = safeIntegerText(preferences.get('retry-after'), 0, MAX_RETRY_AFTER_SECONDS)
   return {
     ...(delayMs === undefined ? {} : { delayMs }),
     ...(fault === undefined ? {} : { fault }),
@@ -56,8 +55,8 @@ export const readFaultPreferences = (header: string | undefined, sandboxes = fal
 interface FaultsOptions {
   /** Aborted when shutdown begins: a delay still running ends then, and none starts after. */
   readonly shutdown?: AbortSignal
-  /** Per-key sandboxes: each sandbox's fault script, and the faults only sandboxes have. */
-  readonly scripts?: FaultScripts
+  /** Each sandbox's fault script. */
+  readonly scripts: FaultScripts
 }
 
 /** What the faults middleware decided for a request, for the request journal: the fault applied, and what it sent. */
@@ -118,8 +117,8 @@ const sendTruncated = (ctx: ParameterizedContext<FaultState>): void => {
 interface Faults {
   /** Runs first on each pet operation, before the body is read. */
   readonly before: (operation: Operation) => Middleware<FaultState>
-  /** Runs on a create once its body is read and checked; only with fault scripts, whose rules may match the body. */
-  readonly afterBody?: Middleware<FaultState & JsonBodyState>
+  /** Runs on a create once its body is read and checked: a script's rules may match the body. */
+  readonly afterBody: Middleware<FaultState & JsonBodyState>
 }
 
 /** A request as a fault script's rules see it; its body once read, when given. */
@@ -144,7 +143,7 @@ const scriptedRequest = (ctx: Context, operation: Operation, body?: { readonly v
  * comes first, except on a create with an Idempotency-Key in a sandbox, where it runs after the key
  * is claimed. `Preference-Applied` lists what `Prefer` asked for and was applied, delay first.
  */
-export const faults = ({ shutdown, scripts }: FaultsOptions = {}): Faults => {
+export const faults = ({ shutdown, scripts }: FaultsOptions): Faults => {
   // One listener on the signal for every delay in progress, however many there are.
   const cuts = new Set<() => void>()
   shutdown?.addEventListener('abort', () => cuts.forEach((cut) => cut()), { once: true })
@@ -163,7 +162,6 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): Faults => {
       }
       cuts.add(cut)
     })
-  const sandboxes = scripts !== undefined
   /** The creates whose script waits for their body. */
   const awaitingBody = new WeakSet<Context>()
 
@@ -180,7 +178,7 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): Faults => {
     const delayMs = asked.delayMs ?? rule?.delay
     const retryAfterSeconds = asked.retryAfterSeconds ?? rule?.retryAfter
     // A keyed create in a sandbox waits between its claim and its insert: a retry meanwhile meets the claim.
-    const afterClaim = sandboxes && operation === 'createPet' && ctx.get('Idempotency-Key') !== '' && fault === undefined
+    const afterClaim = operation === 'createPet' && ctx.get('Idempotency-Key') !== '' && fault === undefined
     let delayed = false
     if (delayMs !== undefined && !afterClaim) delayed = await wait(delayMs)
     const applied = [
@@ -215,9 +213,9 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): Faults => {
 
   return {
     before: (operation) => (ctx, next) => {
-      const asked = readFaultPreferences(ctx.get('Prefer') || undefined, sandboxes)
+      const asked = readFaultPreferences(ctx.get('Prefer') || undefined)
       const sandbox = ctx.state.client?.scope
-      const rule = asked.fault !== undefined || sandbox === undefined ? undefined : scripts?.take(sandbox, scriptedRequest(ctx, operation))
+      const rule = asked.fault !== undefined || sandbox === undefined ? undefined : scripts.take(sandbox, scriptedRequest(ctx, operation))
       if (rule === NEEDS_BODY) {
         awaitingBody.add(ctx)
         return next()
@@ -226,19 +224,15 @@ export const faults = ({ shutdown, scripts }: FaultsOptions = {}): Faults => {
       if (rule === undefined && asked.fault === undefined && asked.delayMs === undefined) return next()
       return apply(ctx, next, operation, asked, rule)
     },
-    ...(scripts === undefined
-      ? {}
-      : {
-          afterBody: (ctx, next) => {
-            const sandbox = ctx.state.client?.scope
-            if (awaitingBody.has(ctx) && sandbox !== undefined) {
-              const asked = readFaultPreferences(ctx.get('Prefer') || undefined, sandboxes)
-              const rule = scripts.take(sandbox, scriptedRequest(ctx, 'createPet', { value: ctx.state.body }))
-              // With the body given, no rule waits for it.
-              return apply(ctx, next, 'createPet', asked, rule === NEEDS_BODY ? undefined : rule)
-            }
-            return next()
-          },
-        }),
+    afterBody: (ctx, next) => {
+      const sandbox = ctx.state.client?.scope
+      if (awaitingBody.has(ctx) && sandbox !== undefined) {
+        const asked = readFaultPreferences(ctx.get('Prefer') || undefined)
+        const rule = scripts.take(sandbox, scriptedRequest(ctx, 'createPet', { value: ctx.state.body }))
+        // With the body given, no rule waits for it.
+        return apply(ctx, next, 'createPet', asked, rule === NEEDS_BODY ? undefined : rule)
+      }
+      return next()
+    },
   }
 }

@@ -20,12 +20,12 @@ const SANDBOX_PATH = '/v1/sandbox'
 export const keptWhileOpen = (
   sandboxes: Sandboxes,
   journal: RequestJournal,
-  scripts: FaultScripts | undefined,
+  scripts: FaultScripts,
   coverage: ContractCoverage,
-): { readonly journal: RequestJournal; readonly scripts: FaultScripts | undefined } => {
+): { readonly journal: RequestJournal; readonly scripts: FaultScripts } => {
   sandboxes.onEnd((sandbox) => {
     journal.clear(sandbox)
-    scripts?.clear(sandbox)
+    scripts.clear(sandbox)
     coverage.clear(sandbox)
   })
   return {
@@ -36,10 +36,7 @@ export const keptWhileOpen = (
         return { ...place, record: (entry) => (sandboxes.isOpen(sandbox) ? place.record(entry) : undefined) }
       },
     },
-    scripts:
-      scripts === undefined
-        ? undefined
-        : { ...scripts, replace: (sandbox, rules) => (sandboxes.isOpen(sandbox) ? scripts.replace(sandbox, rules) : undefined) },
+    scripts: { ...scripts, replace: (sandbox, rules) => (sandboxes.isOpen(sandbox) ? scripts.replace(sandbox, rules) : undefined) },
   }
 }
 

@@ -11,9 +11,9 @@ import { faultScripts } from './fault-script.js'
 import { faults } from './faults.js'
 import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
 import { keptWhileOpen, registerMadeSandboxRoutes, SANDBOXES_PATH } from './made-sandboxes.js'
-import { perKeySandboxes, type Sandboxes } from './per-key-sandboxes.js'
+import { perKeySandboxes } from './per-key-sandboxes.js'
 import { journalRefusedCredentials } from './refused-credentials.js'
-import { journalRequests, type KeepRequest, keepingRequests, operationsOf, type RequestJournal, requestJournal } from './request-journal.js'
+import { journalRequests, type KeepRequest, keepingRequests, operationsOf, requestJournal } from './request-journal.js'
 import { registerReportRoute, SANDBOX_REPORT_PATH } from './sandbox-report.js'
 import { registerSandboxClockRoutes, SANDBOX_CLOCK_PATH } from './sandbox-clock.js'
 import {
@@ -38,18 +38,14 @@ const READ_ONLY_PATHS = [SANDBOX_REQUESTS_PATH, SANDBOX_REQUEST_COUNT_PATH, SAND
 export const SANDBOX_QUOTA: OwnQuota = { name: 'sandbox', limit: 600 }
 
 interface TestTargetOptions {
-  /**
-   * Per-key sandboxes (PETSTORE_TEST_TARGET=on) over this space of data sets, and sandboxes made
-   * at run time with keys from `madeKeys`; off when omitted.
-   */
-  readonly sandboxes?: { readonly space: SandboxSpace; readonly madeKeys: MadeKeys }
+  /** The data sets of the sandboxes, one per key, and the keys of the sandboxes made at run time. */
+  readonly space: SandboxSpace
+  readonly madeKeys: MadeKeys
   /**
    * What each sandbox may hold of journal, fault script and coverage (DEFAULT_SANDBOX_BUDGET when
    * omitted); its pets and records are the space's to bound.
    */
   readonly budget?: SandboxBudget
-  /** Forced failures and delays (PETSTORE_TEST_TARGET=on). */
-  readonly faults: boolean
   /** Hides the configured API keys, and those made at run time, in what the journal keeps. */
   readonly redact: Redact
   readonly maxBodyBytes: number
@@ -58,80 +54,55 @@ interface TestTargetOptions {
 }
 
 /**
- * The test target for client developers, a second driver of the same core: per-key sandboxes with
- * their journal and inspector, forced failures and delays, and with both their fault scripts. The
- * HTTP adapter mounts what this returns (AppExtension); undefined when every part is off, so that
- * nothing of it runs.
+ * The test target for client developers (PETSTORE_TEST_TARGET=on), a second driver of the same
+ * core, whole: per-key sandboxes with their journal, report, clock and inspector, forced failures
+ * and delays, and each sandbox's fault script. The HTTP adapter mounts what this returns (AppExtension).
  */
-export const testTarget = (options: TestTargetOptions): AppExtension | undefined => {
-  if (options.sandboxes === undefined && !options.faults) return undefined
-  const sandboxes = options.sandboxes === undefined ? undefined : perKeySandboxes(options.sandboxes.space, options.sandboxes.madeKeys)
-  // With sandboxes, each one's journal, and with faults too its fault script: in memory, like the
-  // sandboxes, and gone with a made sandbox.
-  // What the report counts of the contract, since each sandbox was last reset: fed by the journal.
+export const testTarget = (options: TestTargetOptions): AppExtension => {
+  const sandboxes = perKeySandboxes(options.space, options.madeKeys)
+  // Each sandbox's journal and fault script: in memory, like the sandboxes, and gone with a made
+  // sandbox. What the report counts of the contract, since each sandbox was last reset: fed by the journal.
   const budget = options.budget ?? DEFAULT_SANDBOX_BUDGET
-  const coverage = sandboxes === undefined ? undefined : contractCoverage(budget.coverageBytes)
-  const kept =
-    sandboxes === undefined || coverage === undefined
-      ? undefined
-      : keptWhileOpen(
-          sandboxes,
-          coverage.noting(requestJournal(budget.journalBytes)),
-          options.faults ? faultScripts() : undefined,
-          coverage,
-        )
-  const journal = kept?.journal
-  const scripts = kept?.scripts
+  const coverage = contractCoverage(budget.coverageBytes)
+  const { journal, scripts } = keptWhileOpen(sandboxes, coverage.noting(requestJournal(budget.journalBytes)), faultScripts(), coverage)
   /** Keeps requests in their sandbox's journal, dated by the sandbox's clock. */
-  const keeping = (router: Router, on: Sandboxes, into: RequestJournal): KeepRequest =>
-    keepingRequests(into, { redact: options.redact, operationOf: operationsOf(router), clockOf: on.clockOf })
-  const shutdown = options.shutdown === undefined ? {} : { shutdown: options.shutdown }
-  const forced = options.faults ? faults({ ...shutdown, ...(scripts === undefined ? {} : { scripts }) }) : undefined
+  const keeping = (router: Router): KeepRequest =>
+    keepingRequests(journal, { redact: options.redact, operationOf: operationsOf(router), clockOf: sandboxes.clockOf })
+  const forced = faults({ scripts, ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) })
   return {
-    ...(sandboxes === undefined ? {} : { authenticator: sandboxes.madeKeys }),
-    ...(journal === undefined || sandboxes === undefined
-      ? {}
-      : {
-          beforeAuthentication: (router, authentication) => journalRefusedCredentials(keeping(router, sandboxes, journal), authentication),
-        }),
-    afterAuthentication: (router): ReadonlyArray<Middleware> =>
-      journal === undefined || sandboxes === undefined ? [] : [journalRequests(keeping(router, sandboxes, journal))],
-    beforeRouting: sandboxes === undefined ? [] : [chooseSandbox(sandboxes)],
-    ...(forced === undefined ? {} : { beforeOperation: forced.before }),
-    ...(forced?.afterBody === undefined ? {} : { afterCreateBody: forced.afterBody }),
+    authenticator: sandboxes.madeKeys,
+    beforeAuthentication: (router, authentication) => journalRefusedCredentials(keeping(router), authentication),
+    afterAuthentication: (router): ReadonlyArray<Middleware> => [journalRequests(keeping(router))],
+    beforeRouting: [chooseSandbox(sandboxes)],
+    beforeOperation: forced.before,
+    afterCreateBody: forced.afterBody,
     registerRoutes: (router, served) => {
-      if (sandboxes === undefined || journal === undefined || coverage === undefined) return
       registerSandboxRoutes(router, {
         sandboxes,
         journal,
         coverage,
         maxBodyBytes: options.maxBodyBytes,
         scriptBytes: budget.scriptBytes,
-        ...(scripts === undefined ? {} : { scripts }),
+        scripts,
       })
       registerSandboxClockRoutes(router, { sandboxes, maxBodyBytes: options.maxBodyBytes })
       registerMadeSandboxRoutes(router, sandboxes)
-      registerReportRoute(router, { journal, coverage, served, faults: options.faults })
+      registerReportRoute(router, { journal, coverage, served, faults: true })
       registerInspectorRoutes(router)
     },
     links: {
-      ...(sandboxes === undefined
-        ? {}
-        : {
-            inspector: INSPECTOR_PATH,
-            sandboxes: SANDBOXES_PATH,
-            sandboxReset: SANDBOX_RESET_PATH,
-            sandboxClock: SANDBOX_CLOCK_PATH,
-            sandboxRequests: SANDBOX_REQUESTS_PATH,
-            sandboxReport: SANDBOX_REPORT_PATH,
-          }),
-      ...(scripts === undefined ? {} : { sandboxFaults: SANDBOX_FAULTS_PATH }),
+      inspector: INSPECTOR_PATH,
+      sandboxes: SANDBOXES_PATH,
+      sandboxReset: SANDBOX_RESET_PATH,
+      sandboxClock: SANDBOX_CLOCK_PATH,
+      sandboxRequests: SANDBOX_REQUESTS_PATH,
+      sandboxReport: SANDBOX_REPORT_PATH,
+      sandboxFaults: SANDBOX_FAULTS_PATH,
     },
     quotaOf: (ctx: Context) =>
-      journal !== undefined &&
-      ((['GET', 'HEAD'].includes(ctx.method) && READ_ONLY_PATHS.includes(ctx.path)) || ctx.path === SANDBOX_CLOCK_PATH)
+      (['GET', 'HEAD'].includes(ctx.method) && READ_ONLY_PATHS.includes(ctx.path)) || ctx.path === SANDBOX_CLOCK_PATH
         ? SANDBOX_QUOTA
         : undefined,
-    contract: (document) => testTargetContract(document, { sandboxes: sandboxes !== undefined, faults: options.faults }),
+    contract: testTargetContract,
   }
 }

@@ -29,12 +29,13 @@ export interface Config {
   readonly metrics: boolean
   /** The pets an empty store starts from; undefined: none. */
   readonly seed: Seed | undefined
-  /** per-key (with PETSTORE_TEST_TARGET=on): each API key has a sandbox of its own, with POST /v1/sandbox/reset. */
-  readonly sandboxes: 'off' | 'per-key'
-  /** With sandboxes, how many POST /v1/sandboxes may have open at once, and how long each may go unused. */
+  /**
+   * PETSTORE_TEST_TARGET=on: the whole test target (docs/adr/1904-the-test-target-is-one-switch.md):
+   * each API key has a sandbox of its own, and clients may force failures and delays.
+   */
+  readonly testTarget: boolean
+  /** With the test target, how many POST /v1/sandboxes may have open at once, and how long each may go unused. */
   readonly madeSandboxes: MadeSandboxesConfig
-  /** Whether clients may force failures and delays with `Prefer` (with PETSTORE_TEST_TARGET=on). */
-  readonly faults: boolean
 }
 
 interface MadeSandboxesConfig {
@@ -247,10 +248,8 @@ export const readConfig = (
     corsOrigins: corsOrigins.right,
     rateLimit: rateLimit.right,
     metrics: metrics.right,
-    // One switch turns on every part of the test target (docs/adr/1904-the-test-target-is-one-switch.md).
-    faults: testTarget.right,
     seed: seed.right,
-    sandboxes: testTarget.right ? 'per-key' : 'off',
+    testTarget: testTarget.right,
     madeSandboxes: made.right,
   })
 }

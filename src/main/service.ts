@@ -45,8 +45,8 @@ const printDevelopmentKeyBanner = (key: string, url: string): void => {
 }
 
 /**
- * The test target for client developers, when a setting turns a part of it on (per-key sandboxes,
- * faults); otherwise undefined, and its module is never loaded.
+ * The test target for client developers, when PETSTORE_TEST_TARGET=on turns it on over the store's
+ * sandboxes; otherwise undefined, and its module is never loaded.
  */
 const mountedTestTarget = async (
   config: Config,
@@ -54,10 +54,9 @@ const mountedTestTarget = async (
   redact: Redact,
   shutdown: AbortSignal,
 ): Promise<AppExtension | undefined> => {
-  if (space === undefined && !config.faults) return undefined
+  if (space === undefined) return undefined
   const { testTarget } = await import('../../adapters/test-target/test-target.js')
-  const sandboxes = space === undefined ? {} : { sandboxes: { space, madeKeys: madeKeys(config.madeSandboxes) } }
-  return testTarget({ ...sandboxes, faults: config.faults, redact, maxBodyBytes: config.maxBodyBytes, shutdown })
+  return testTarget({ space, madeKeys: madeKeys(config.madeSandboxes), redact, maxBodyBytes: config.maxBodyBytes, shutdown })
 }
 
 /** A service listening in this process. */
@@ -85,8 +84,8 @@ export const startService = async (
   // Readiness and creates wait for the seed to settle.
   const { store, open: seedSettled } = seedGate(opened)
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
-  // readConfig refuses per-key sandboxes on a store without them.
-  const space = config.sandboxes === 'per-key' ? store.sandboxes : undefined
+  // readConfig refuses the test target on a store without sandboxes.
+  const space = config.testTarget ? store.sandboxes : undefined
   // The keys of sandboxes made at run time are not known yet: they are hidden by their form.
   const redact = keyRedactor(keys, space === undefined ? [] : [MADE_KEY_FORM])
   let draining = false
@@ -128,7 +127,7 @@ export const startService = async (
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   const url = `http://${host}:${port}`
   logger.info({ url, store: config.store.kind }, `listening on ${url}`)
-  if (config.faults) logger.warn('PETSTORE_TEST_TARGET=on: any client with a key can force failures and delays with a Prefer header')
+  if (config.testTarget) logger.warn('PETSTORE_TEST_TARGET=on: any client with a key can force failures and delays with a Prefer header')
   if (config.madeSandboxes.lowered !== undefined) logger.warn(config.madeSandboxes.lowered)
 
   let closed: Promise<void> | undefined

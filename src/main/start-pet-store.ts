@@ -10,10 +10,8 @@ import { openStore } from './store.js'
 
 export type { JournalEntry, SandboxReport }
 
-/** How `startPetStore` starts the service: with the test target on (PETSTORE_TEST_TARGET=on). */
+/** How `startPetStore` starts the service: with the whole test target on (PETSTORE_TEST_TARGET=on), faults included. */
 export interface PetStoreOptions {
-  /** Forced failures with `Prefer` and fault scripts, the test target's faults. Default: off. */
-  readonly faults?: boolean
   /** PETSTORE_SEED: `demo`, or the path of a JSON file of createPet bodies. Default: none. */
   readonly seed?: string
 }
@@ -114,9 +112,9 @@ const sandboxOf = (url: string, key: string): Sandbox => ({
 })
 
 /**
- * Starts the service in this process, for a test suite: on a free port of 127.0.0.1, with the test
- * target (per-key sandboxes), a key generated for it, faults and a seed when asked, no metrics and
- * no log. It is composed as `npm start` composes it (readConfig, openStore, startService); no
+ * Starts the service in this process, for a test suite: on a free port of 127.0.0.1, with the whole
+ * test target (per-key sandboxes, faults), a key generated for it, a seed when asked, no metrics
+ * and no log. It is composed as `npm start` composes it (readConfig, openStore, startService); no
  * setting is taken from the environment of the process.
  */
 export const startPetStore = async (options: PetStoreOptions = {}): Promise<PetStore> => {
@@ -135,8 +133,7 @@ export const startPetStore = async (options: PetStoreOptions = {}): Promise<PetS
   if (E.isLeft(config)) throw new Error(`startPetStore: ${config.left.join('; ')}`)
   const store = await openStore(config.right.store, config.right.seed?.pets)
   if (E.isLeft(store)) throw new Error(`startPetStore: ${store.left}`)
-  // The switch turns faults on with the sandboxes; this option keeps them off unless a suite asks.
-  const started = await startService({ ...config.right, faults: options.faults === true }, store.right, pino({ level: 'silent' }))
+  const started = await startService(config.right, store.right, pino({ level: 'silent' }))
   if (E.isLeft(started)) throw new Error(`startPetStore: cannot listen: ${started.left.code ?? started.left.message}`)
   const service = started.right
   return {

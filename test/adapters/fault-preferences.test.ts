@@ -4,13 +4,15 @@ import { MAX_DELAY_MS, readFaultPreferences } from '../../adapters/test-target/f
 
 const Preferences = suite('readFaultPreferences')
 
-Preferences('reads delay from 0 to 10000 milliseconds and fault 429, 500 or 503', () => {
+Preferences('reads delay from 0 to 10000 milliseconds, fault 429, 500, 502, 503, 504 or a network fault, and retry-after', () => {
   assert.is(MAX_DELAY_MS, 10_000)
   assert.equal(readFaultPreferences('delay=0'), { delayMs: 0 })
   assert.equal(readFaultPreferences('delay=10000'), { delayMs: 10_000 })
   assert.equal(readFaultPreferences('fault=429, delay=250'), { delayMs: 250, fault: '429' })
   assert.equal(readFaultPreferences('fault=500'), { fault: '500' })
   assert.equal(readFaultPreferences('Fault="503"; why=test'), { fault: '503' })
+  for (const fault of ['502', '504', 'reset', 'reset-after', 'truncated'])
+    assert.equal(readFaultPreferences(`fault=${fault}`), { fault }, fault)
 })
 
 Preferences('ignores a delay out of range or not written as the API writes integers', () => {
@@ -21,7 +23,7 @@ Preferences('ignores a delay out of range or not written as the API writes integ
 })
 
 Preferences('ignores a fault it cannot force, and preferences it does not know', () => {
-  for (const fault of ['404', '502', '200', 'abc', '503.0', '0503', '']) assert.equal(readFaultPreferences(`fault=${fault}`), {}, fault)
+  for (const fault of ['404', '501', '200', 'abc', '503.0', '0503', '']) assert.equal(readFaultPreferences(`fault=${fault}`), {}, fault)
   assert.equal(readFaultPreferences('fault, respond-async, wait=5, return=minimal, handling=strict'), {})
   assert.equal(readFaultPreferences(undefined), {})
 })
@@ -31,15 +33,10 @@ Preferences('the first occurrence counts, even when it is one the service ignore
   assert.equal(readFaultPreferences('fault=503, fault=500'), { fault: '503' })
 })
 
-Preferences('with sandboxes, also 502, 504, the network faults and retry-after from 0 to 3600 seconds', () => {
-  for (const fault of ['502', '504', 'reset', 'reset-after', 'truncated']) {
-    assert.equal(readFaultPreferences(`fault=${fault}`, true), { fault }, fault)
-    assert.equal(readFaultPreferences(`fault=${fault}`), {}, `${fault} without sandboxes`)
-  }
-  assert.equal(readFaultPreferences('fault=503, retry-after=0', true), { fault: '503', retryAfterSeconds: 0 })
-  assert.equal(readFaultPreferences('fault=429, retry-after=3600', true), { fault: '429', retryAfterSeconds: 3600 })
-  for (const seconds of ['3601', '-1', '1.5', '']) assert.equal(readFaultPreferences(`retry-after=${seconds}`, true), {}, seconds)
-  assert.equal(readFaultPreferences('fault=503, retry-after=0'), { fault: '503' })
+Preferences('reads retry-after from 0 to 3600 seconds', () => {
+  assert.equal(readFaultPreferences('fault=503, retry-after=0'), { fault: '503', retryAfterSeconds: 0 })
+  assert.equal(readFaultPreferences('fault=429, retry-after=3600'), { fault: '429', retryAfterSeconds: 3600 })
+  for (const seconds of ['3601', '-1', '1.5', '']) assert.equal(readFaultPreferences(`retry-after=${seconds}`), {}, seconds)
 })
 
 Preferences.run()

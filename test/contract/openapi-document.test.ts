@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadOpenApiDocument, mergeOverlay } from '../../adapters/http/openapi-document.js'
-import { type ContractParts as ServedFeatures, testTargetContract } from '../../adapters/test-target/contract.js'
+import { testTargetContract } from '../../adapters/test-target/contract.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { startApi } from '../support/start-api.js'
 
@@ -29,23 +29,18 @@ const PET_OPERATIONS = ['listPets', 'createPet', 'getPet']
 const PREFER = '#/components/parameters/Prefer'
 const PREFERENCE_APPLIED = '#/components/headers/PreferenceApplied'
 
-/** The features an instance can have, with the app options that turn them on. */
+/** The configurations an instance can have (with the test target on or off), with the app options that give them. */
 const CONFIGURATIONS: ReadonlyArray<{
   readonly name: string
-  readonly features: ServedFeatures
+  readonly testTarget: boolean
   readonly options: Parameters<typeof startApi>[0]
 }> = [
-  { name: 'default', features: { sandboxes: false, faults: false }, options: {} },
-  { name: 'sandboxes', features: { sandboxes: true, faults: false }, options: { sandboxes: memoryStore().sandboxes } },
-  { name: 'faults', features: { sandboxes: false, faults: true }, options: { faults: true } },
-  {
-    name: 'sandboxes and faults',
-    features: { sandboxes: true, faults: true },
-    options: { sandboxes: memoryStore().sandboxes, faults: true },
-  },
+  { name: 'default', testTarget: false, options: {} },
+  { name: 'test target', testTarget: true, options: { sandboxes: memoryStore().sandboxes } },
 ]
 
-const served = (features: ServedFeatures): Document => testTargetContract(loadOpenApiDocument(), features) as unknown as Document
+const served = (testTarget: boolean): Document =>
+  (testTarget ? testTargetContract(loadOpenApiDocument()) : loadOpenApiDocument()) as unknown as Document
 
 /** `METHOD path operationId` of every operation. */
 const operationsOf = (document: Document): string[] =>
@@ -79,8 +74,8 @@ const keysOf = (value: unknown): string[] => {
 
 const Derivation = suite('servedOpenApiDocument: the contract each configuration serves')
 
-Derivation('by default, only listPets, createPet, getPet and the document itself, with no trace of the optional features', () => {
-  const document = served({ sandboxes: false, faults: false })
+Derivation('by default, only listPets, createPet, getPet and the document itself, with no trace of the test target', () => {
+  const document = served(false)
   assert.equal(operationsOf(document), [
     'GET /pets listPets',
     'POST /pets createPet',
@@ -95,9 +90,9 @@ Derivation('by default, only listPets, createPet, getPet and the document itself
 })
 
 Derivation(
-  'with sandboxes, the operations that make, end and reset sandboxes, their clock, the journal, its count and the report too, and ids are described per sandbox',
+  'with the test target, the operations that make, end and reset sandboxes, their clock, the journal, its count, the report and the fault script too, and ids are described per sandbox',
   () => {
-    const document = served({ sandboxes: true, faults: false })
+    const document = served(true)
     for (const operation of ['POST /sandboxes createSandbox', 'DELETE /sandbox deleteSandbox', 'POST /sandbox/reset resetSandbox'])
       assert.ok(operationsOf(document).includes(operation), operation)
     assert.ok(operationsOf(document).includes('GET /sandbox/requests listSandboxRequests'))
@@ -105,23 +100,23 @@ Derivation(
     assert.ok(operationsOf(document).includes('GET /sandbox/report getSandboxReport'))
     assert.ok(operationsOf(document).includes('GET /sandbox/clock getSandboxClock'))
     assert.ok(operationsOf(document).includes('POST /sandbox/clock advanceSandboxClock'))
-    assert.is(operationsOf(document).length, 13)
-    assert.not.ok(operationsOf(document).some((operation) => operation.includes('/sandbox/faults')))
+    for (const method of ['PUT', 'GET', 'DELETE'])
+      assert.ok(operationsOf(document).some((operation) => operation.startsWith(`${method} /sandbox/faults `)))
+    assert.is(operationsOf(document).length, 16)
     assert.ok(document.tags.some((tag) => tag.name === 'sandbox'))
     assert.match(document.components.schemas?.PetId?.description ?? '', 'sandbox')
-    assert.not.match(JSON.stringify(document), /Prefer|Preference|fault=/)
   },
 )
 
-Derivation('with faults, every pet operation takes Prefer and may answer Preference-Applied, 429, 500 and 503', () => {
-  const document = served({ sandboxes: false, faults: true })
-  assert.is(operationsOf(document).length, 4)
+Derivation('with the test target, every pet operation takes Prefer and may answer Preference-Applied, 429, 500, 502, 503 and 504', () => {
+  const document = served(true)
   for (const operation of petOperations(document)) {
     assert.ok(
       operation.parameters?.some((parameter) => parameter.$ref === PREFER),
       operation.operationId,
     )
-    for (const status of ['429', '500', '503']) assert.ok(operation.responses?.[status] !== undefined, `${operation.operationId} ${status}`)
+    for (const status of ['429', '500', '502', '503', '504'])
+      assert.ok(operation.responses?.[status] !== undefined, `${operation.operationId} ${status}`)
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
       // Authentication comes first: a 401 never applied a preference.
       const declared =
@@ -130,21 +125,14 @@ Derivation('with faults, every pet operation takes Prefer and may answer Prefere
     }
   }
   assert.match(document.components.responses?.RateLimited?.description ?? '', 'fault=429')
-  assert.not.match(JSON.stringify(document), /[Ss]andbox/)
-})
-
-Derivation('with both, both', () => {
-  const document = served({ sandboxes: true, faults: true })
-  assert.ok(operationsOf(document).includes('POST /sandbox/reset resetSandbox'))
-  assert.ok(petOperations(document).every((operation) => operation.parameters?.some((parameter) => parameter.$ref === PREFER)))
 })
 
 Derivation(
   'every configuration serves a valid OpenAPI 3.1 document, every reference resolving and every component used, with no x-petstore- extension',
   async () => {
     const { Validator } = (await import('@seriousme/openapi-schema-validator')) as ValidatorModule
-    for (const { name, features } of CONFIGURATIONS) {
-      const document = served(features)
+    for (const { name, testTarget } of CONFIGURATIONS) {
+      const document = served(testTarget)
       const result = await new Validator().validate(document)
       assert.ok(result.valid, `${name}: ${JSON.stringify(result.errors, null, 2)}`)
       assert.not.ok(
@@ -162,8 +150,8 @@ Derivation(
 )
 
 Derivation('keeps version 1.0.0, /v1 as first server, getPet deprecated and no default response in every configuration', () => {
-  for (const { name, features } of CONFIGURATIONS) {
-    const document = served(features)
+  for (const { name, testTarget } of CONFIGURATIONS) {
+    const document = served(testTarget)
     assert.is(document.info.version, '1.0.0')
     assert.equal(
       document.servers.map((server) => server.url),
@@ -178,7 +166,7 @@ Derivation('keeps version 1.0.0, /v1 as first server, getPet deprecated and no d
 
 Derivation('leaves the document it is given unchanged', () => {
   const source = loadOpenApiDocument()
-  testTargetContract(source, { sandboxes: true, faults: true })
+  testTargetContract(source)
   assert.equal(source, loadOpenApiDocument())
 })
 
@@ -199,7 +187,7 @@ Derivation.run()
 const Caching = suite('Cache-Control in docs/openapi.yaml')
 
 Caching('names, wherever it states the rule, exactly the operations whose answers are private, no-cache', () => {
-  const document = served({ sandboxes: true, faults: true })
+  const document = served(true)
   const operations = Object.values(document.paths).flatMap((item) =>
     Object.values(item).filter((operation): operation is Operation => typeof operation === 'object'),
   )
@@ -247,7 +235,7 @@ const INTEROPERABLE_PATTERN = /^(?:\\[^A-Za-z0-9]|\((?!\?)|[^\\(])*$/
 const Patterns = suite('The patterns of docs/openapi.yaml and its overlays')
 
 Patterns('use only the regex tokens JSON Schema recommends for interoperability: no lookahead, no (?:, no \\x escape', () => {
-  const patterns = patternsOf(testTargetContract(loadOpenApiDocument(), { sandboxes: true, faults: true }))
+  const patterns = patternsOf(testTargetContract(loadOpenApiDocument()))
   assert.ok(patterns.length > 0)
   for (const pattern of patterns) assert.match(pattern, INTEROPERABLE_PATTERN, pattern)
 })
@@ -257,12 +245,12 @@ Patterns.run()
 const Served = suite('GET /v1/openapi.json')
 
 Served('serves, without authentication, the document of its configuration', async () => {
-  for (const { name, features, options } of CONFIGURATIONS) {
+  for (const { name, testTarget, options } of CONFIGURATIONS) {
     const api = await startApi(options)
     try {
       const response = await api.request('GET', '/v1/openapi.json', { key: false })
       assert.is(response.status, 200, name)
-      assert.equal(response.body, testTargetContract(loadOpenApiDocument(), features), name)
+      assert.equal(response.body, served(testTarget), name)
       assert.equal(response.body, api.contract, `${name}: the document its responses are checked against`)
     } finally {
       await api.close()

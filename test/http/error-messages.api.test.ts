@@ -8,7 +8,6 @@ const MAX_MESSAGE_CHARS = 1024
 
 const Messages = apiSuite('Error messages: bounded whatever the input', () => ({
   sandboxes: memoryStore().sandboxes,
-  faults: true,
 }))
 
 Messages('An error message names at most five problems and says how many more there were', async ({ api }) => {

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { contractChecker } from '../support/contract-checker.js'
@@ -16,6 +17,9 @@ const timed = async <A>(call: () => Promise<A>): Promise<{ result: A; elapsedMs:
   const result = await call()
   return { result, elapsedMs: performance.now() - started + 1 }
 }
+
+/** The whole test target, over a store of its own. */
+const testTargetOn = () => ({ sandboxes: memoryStore().sandboxes })
 
 const assertNothingApplied = (response: ApiResponse): void => assert.is(response.headers.get('preference-applied'), null)
 
@@ -36,7 +40,7 @@ Off('Prefer changes nothing and no Preference-Applied is sent', async ({ api }) 
 
 Off.run()
 
-const On = apiSuite('Test-target faults: Prefer: fault', { faults: true })
+const On = apiSuite('Test-target faults: Prefer: fault', testTargetOn)
 
 On('fault=503 answers 503 service_unavailable with Retry-After on each pet operation', async ({ api }) => {
   for (const [method, path] of [
@@ -189,7 +193,7 @@ On('Several Prefer headers are read as one list', async ({ api }) => {
 
 On.run()
 
-const Delays = apiSuite('Test-target faults: Prefer: delay', { faults: true })
+const Delays = apiSuite('Test-target faults: Prefer: delay', testTargetOn)
 
 Delays('delay=<ms> answers normally after at least that long, and says so', async ({ api }) => {
   const { result: listed, elapsedMs } = await timed(() => api.request('GET', '/v1/pets', prefer('delay=300')))
@@ -231,7 +235,7 @@ const settles = <A>(promise: Promise<A>): { readonly settled: () => boolean } =>
 
 Shutdown('A delayed request is answered at once when shutdown begins, without delay in Preference-Applied', async () => {
   const shutdown = new AbortController()
-  const api: RunningApi = await startApi({ faults: true, shutdown: shutdown.signal })
+  const api: RunningApi = await startApi({ ...testTargetOn(), shutdown: shutdown.signal })
   try {
     // The service says 100 Continue as it takes a request, which reaches its delay in that same
     // turn: once both were said, both requests are in their delays.
@@ -267,7 +271,7 @@ Shutdown('A delayed request is answered at once when shutdown begins, without de
 Shutdown.run()
 
 const Limited = apiSuite('Test-target faults with PETSTORE_RATE_LIMIT=2', () => ({
-  faults: true,
+  ...testTargetOn(),
   rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 
@@ -291,7 +295,7 @@ const Observed = suite('Test-target faults: logs and metrics')
 
 Observed('The request log line marks a forced failure as forced, under the route pattern', async () => {
   const log = capturedLogger()
-  const api = await startApi({ faults: true, logger: log.logger })
+  const api = await startApi({ ...testTargetOn(), logger: log.logger })
   try {
     await api.request('POST', '/v1/pets', { body: aNewPet(), ...prefer('fault=503') })
     await api.request('GET', '/v1/pets', prefer('delay=0'))
@@ -316,7 +320,7 @@ Observed('The request log line marks a forced failure as forced, under the route
 })
 
 Observed('A forced 503 is counted by route and status in /metrics, but not as a store error', async () => {
-  const api = await startApi({ faults: true, metrics: true })
+  const api = await startApi({ ...testTargetOn(), metrics: true })
   try {
     await api.request('GET', '/v1/pets', prefer('fault=503'))
     const metrics = (await api.request('GET', '/metrics', { key: false })).text

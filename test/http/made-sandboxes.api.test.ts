@@ -49,7 +49,7 @@ const madeSandboxesSuite = (name: string, options: Omit<MadeKeysOptions, 'now'> 
     context.clock = testClock()
     context.made = madeKeys({ ...options, now: context.clock.now })
     context.space = memoryStore(SEED).sandboxes
-    context.api = await startApi({ sandboxes: context.space, madeKeys: context.made, faults: true })
+    context.api = await startApi({ sandboxes: context.space, madeKeys: context.made })
   })
   test.after.each(async (context) => {
     await context.api.close()

@@ -30,7 +30,7 @@ const sendSix = async (api: RunningApi): Promise<void> => {
   assert.is((await api.request('PUT', '/v1/pets', { body: aNewPet() })).status, 405)
 }
 
-const Filters = apiSuite('Filters of the request journal', () => ({ sandboxes: memoryStore().sandboxes, faults: true }))
+const Filters = apiSuite('Filters of the request journal', () => ({ sandboxes: memoryStore().sandboxes }))
 
 Filters('each entry names the operation its method and path name, HEAD its GET’s, whatever it was answered', async ({ api }) => {
   await sendSix(api)
@@ -140,15 +140,6 @@ Limited('counting spends none of the key’s quota, like reading the journal (th
 })
 
 Limited.run()
-
-const NoFaults = apiSuite('Filters of the request journal without faults', () => ({ sandboxes: memoryStore().sandboxes }))
-
-NoFaults('fault is no filter where no fault can be applied', async ({ api }) => {
-  const message = assertError(await api.request('GET', '/v1/sandbox/requests/count?fault=503'), 400, 'invalid_parameter')
-  assert.match(message, 'fault: is not a parameter of this operation (accepted: method, path, operation, status, header, since)')
-})
-
-NoFaults.run()
 
 const Off = apiSuite('Without sandboxes, the count')
 

@@ -20,7 +20,6 @@ const journalOf = async (api: RunningApi, query = '', key: string = TEST_KEY): P
 
 const Journal = apiSuite('The request journal: per-key sandboxes', () => ({
   sandboxes: memoryStore().sandboxes,
-  faults: true,
 }))
 
 Journal('keeps what the client sent and what it was answered, newest first, never the key', async ({ api }) => {
@@ -299,21 +298,6 @@ Limited(
 )
 
 Limited.run()
-
-const NoFaults = apiSuite('With sandboxes and without faults', () => ({ sandboxes: memoryStore().sandboxes }))
-
-NoFaults('the journal is kept, and the fault script routes answer 404 like any unknown path', async ({ api }) => {
-  await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=503' } })
-  assert.equal(
-    (await journalOf(api)).map((entry) => [entry.status, entry.fault]),
-    [[200, null]],
-  )
-  for (const method of ['PUT', 'GET', 'DELETE']) {
-    assertError(await api.request(method, '/v1/sandbox/faults', method === 'PUT' ? { body: [] } : {}), 404, 'route_not_found')
-  }
-})
-
-NoFaults.run()
 
 const Off = apiSuite('Without sandboxes')
 

@@ -11,7 +11,6 @@ const SMALL: SandboxBudget = { ...DEFAULT_SANDBOX_BUDGET, journalBytes: 128 * 10
 
 const Budget = apiSuite('A sandbox holds at most its budget', () => ({
   sandboxes: memoryStore(SEED, {}, SMALL.storeBytes).sandboxes,
-  faults: true,
   budget: SMALL,
 }))
 
@@ -106,7 +105,7 @@ Budget('A fault script bigger than a sandbox keeps for one is refused 400, and t
   assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [rule])
 })
 
-const Default = apiSuite('A sandbox holds at most the default budget', () => ({ sandboxes: memoryStore().sandboxes, faults: true }))
+const Default = apiSuite('A sandbox holds at most the default budget', () => ({ sandboxes: memoryStore().sandboxes }))
 
 Default('The script of 100 rules matching on 300 empty objects each, 2 MB in memory, is refused', async ({ api }) => {
   const rules = Array.from({ length: 100 }, () => ({

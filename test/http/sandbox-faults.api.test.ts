@@ -14,7 +14,7 @@ import { capturedLogger } from '../support/captured-logger.js'
 import { rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
-const withSandboxFaults = () => ({ sandboxes: memoryStore().sandboxes, faults: true })
+const withSandboxFaults = () => ({ sandboxes: memoryStore().sandboxes })
 
 const setScript = (api: RunningApi, rules: unknown, key: string = TEST_KEY) =>
   api.request('PUT', '/v1/sandbox/faults', { body: rules, key })
@@ -494,7 +494,7 @@ for (const [rule, how] of [
   Held(rule, async () => {
     const { sandboxes, claimed } = claimWatchedSandboxes()
     const shutdown = new AbortController()
-    const api = await startApi({ sandboxes, faults: true, shutdown: shutdown.signal })
+    const api = await startApi({ sandboxes, shutdown: shutdown.signal })
     try {
       if (how === 'script') await setScript(api, [{ operation: 'createPet', delay: MAX_DELAY_MS, times: 1 }])
       const first = create(api, { 'idempotency-key': 'slow-1', ...(how === 'prefer' ? { prefer: `delay=${MAX_DELAY_MS}` } : {}) })
@@ -550,13 +550,3 @@ Logged('a truncated answer without a body is logged with the status its cut head
 })
 
 Logged.run()
-
-const FaultsOnly = apiSuite('Faults mounted without sandboxes', { faults: true })
-
-FaultsOnly('the script routes answer 404 like any unknown path, and the sandbox-only faults are ignored', async ({ api }) => {
-  assertError(await api.request('PUT', '/v1/sandbox/faults', { body: [] }), 404, 'route_not_found')
-  assertError(await api.request('GET', '/v1/sandbox/requests'), 404, 'route_not_found')
-  assert.is((await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=502' } })).status, 200)
-})
-
-FaultsOnly.run()

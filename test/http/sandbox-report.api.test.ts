@@ -29,7 +29,6 @@ const create = (api: RunningApi, headers: Record<string, string> = {}, name = 'R
 
 const Report = apiSuite('The sandbox report: PETSTORE_TEST_TARGET=on', () => ({
   sandboxes: memoryStore(SEED).sandboxes,
-  faults: true,
 }))
 
 Report('A client that retries a 503 at once is told retry_after_ignored, naming both requests', async ({ api }) => {

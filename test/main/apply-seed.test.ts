@@ -9,7 +9,7 @@ import { capturedLogger } from '../support/captured-logger.js'
 import { until } from '../support/until.js'
 
 const SEED = { source: 'demo', pets: [{ name: 'Rex', categoryId: 1, status: 'available' as const }] }
-const CONFIG = { seed: SEED, sandboxes: 'off' } as const
+const CONFIG = { seed: SEED, testTarget: false } as const
 
 const REFUSED: StoreError = { _tag: 'StoreFailed', detail: 'seed: not authorized' }
 const AWAY: StoreError = { _tag: 'StoreUnavailable', detail: 'seed: no server' }

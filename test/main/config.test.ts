@@ -23,9 +23,8 @@ Config('uses the documented defaults and generates a key outside production', ()
       rateLimit: undefined,
       metrics: true,
       seed: undefined,
-      sandboxes: 'off',
+      testTarget: false,
       madeSandboxes: { max: 1000, idleSeconds: 3600 },
-      faults: false,
     }),
   )
 })
@@ -63,9 +62,8 @@ Config('reads every setting from the environment', () => {
       rateLimit: 600,
       metrics: false,
       seed: { source: 'demo', pets: DEMO_PETS.map((pet) => ({ status: 'available', ...pet })) },
-      sandboxes: 'per-key',
+      testTarget: true,
       madeSandboxes: { max: 50, idleSeconds: 600 },
-      faults: true,
     }),
   )
 })
@@ -250,19 +248,12 @@ Config('accepts * for CORS and names malformed CORS, rate-limit and metrics sett
   )
 })
 
-Config('PETSTORE_TEST_TARGET=on turns on per-key sandboxes and faults together; off by default', () => {
-  const partsOf = (text: string): [string, boolean] | undefined => {
+Config('PETSTORE_TEST_TARGET=on turns on the whole test target; off by default', () => {
+  const testTargetOf = (text: string): boolean | undefined => {
     const config = readConfig({ PETSTORE_TEST_TARGET: text }, generated)
-    return E.isRight(config) ? [config.right.sandboxes, config.right.faults] : undefined
+    return E.isRight(config) ? config.right.testTarget : undefined
   }
-  assert.equal(
-    [partsOf(''), partsOf('off'), partsOf('on')],
-    [
-      ['off', false],
-      ['off', false],
-      ['per-key', true],
-    ],
-  )
+  assert.equal([testTargetOf(''), testTargetOf('off'), testTargetOf('on')], [false, false, true])
 })
 
 Config('names a PETSTORE_TEST_TARGET other than off or on, with the other bad settings', () => {

@@ -5,17 +5,18 @@ import { send } from '../support/start-api.js'
 
 const Start = suite('startPetStore (petstore-service/testing)')
 
-Start('startPetStore starts on a free port with sandboxes and closes cleanly', async () => {
+Start('startPetStore starts on a free port with the whole test target, faults included, and closes cleanly', async () => {
   const petStore = await startPetStore()
   assert.match(petStore.url, /^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/)
   assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key })).text, '[]')
   assert.is((await send(petStore.url, 'POST', '/v1/sandbox/reset', { key: petStore.key })).status, 204)
-  // Faults are off unless asked for: the preference is ignored.
-  assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 200)
+  // Faults are on, as with PETSTORE_TEST_TARGET=on: a script can be set, and the preference is applied.
+  assert.is((await send(petStore.url, 'PUT', '/v1/sandbox/faults', { key: petStore.key, body: [] })).status, 200)
+  assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 503)
   const journal = await petStore.journal()
   assert.equal(
     journal.map(({ method, path, status }) => [method, path, status]),
-    [['GET', '/v1/pets', 200]],
+    [['GET', '/v1/pets', 503]],
   )
   await petStore.close()
   const refused = await fetch(`${petStore.url}/healthz`).then(
@@ -25,28 +26,25 @@ Start('startPetStore starts on a free port with sandboxes and closes cleanly', a
   assert.instance(refused, Error)
 })
 
-Start(
-  'startPetStore with faults and a seed serves the seed and fails on request, its journal and report say so, and its clock moves',
-  async () => {
-    const petStore = await startPetStore({ faults: true, seed: 'demo' })
-    try {
-      assert.is((await send(petStore.url, 'GET', '/v1/pets/6', { key: petStore.key })).status, 200)
-      assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 503)
-      assert.is((await petStore.journal({ limit: 1 }))[0]?.fault, '503')
-      const report = await petStore.report()
-      assert.equal(
-        report.findings.map((finding) => finding.code),
-        ['deprecated_operation_used'],
-      )
-      assert.ok(report.coverage.faults.some((fault) => fault.fault === '503' && fault.reached))
-      const clock = await petStore.advanceClock(86_400_000)
-      assert.is(clock.advancedMs, 86_400_000)
-      assert.ok(Date.parse(clock.now) > Date.now() + 86_000_000)
-    } finally {
-      await petStore.close()
-    }
-  },
-)
+Start('startPetStore with a seed serves the seed and fails on request, its journal and report say so, and its clock moves', async () => {
+  const petStore = await startPetStore({ seed: 'demo' })
+  try {
+    assert.is((await send(petStore.url, 'GET', '/v1/pets/6', { key: petStore.key })).status, 200)
+    assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 503)
+    assert.is((await petStore.journal({ limit: 1 }))[0]?.fault, '503')
+    const report = await petStore.report()
+    assert.equal(
+      report.findings.map((finding) => finding.code),
+      ['deprecated_operation_used'],
+    )
+    assert.ok(report.coverage.faults.some((fault) => fault.fault === '503' && fault.reached))
+    const clock = await petStore.advanceClock(86_400_000)
+    assert.is(clock.advancedMs, 86_400_000)
+    assert.ok(Date.parse(clock.now) > Date.now() + 86_000_000)
+  } finally {
+    await petStore.close()
+  }
+})
 
 Start('startPetStore makes a sandbox per worker, and counts and filters what each was sent', async () => {
   const petStore = await startPetStore()

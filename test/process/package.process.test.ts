@@ -197,7 +197,7 @@ Package('installed from the tarball, startPetStore is imported from petstore-ser
     join(install, 'suite.mts'),
     [
       "import { startPetStore, type PetStore } from 'petstore-service/testing'",
-      "const petStore: PetStore = await startPetStore({ faults: true, seed: 'demo' })",
+      "const petStore: PetStore = await startPetStore({ seed: 'demo' })",
       'const answer = await fetch(`${petStore.url}/v1/pets/6`, { headers: { authorization: `Bearer ${petStore.key}` } })',
       'const entries = await petStore.journal()',
       'await petStore.close()',

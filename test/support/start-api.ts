@@ -190,11 +190,10 @@ export const startApi = async (
     /** A whole store (its shared ports and its readiness) instead of `pets` and `idempotency`. */
     readonly store?: Store
     readonly limits?: ServerLimits
-    /** The test target's parts, as PETSTORE_TEST_TARGET=on mounts them (sandboxes over this space). */
+    /** The whole test target, as PETSTORE_TEST_TARGET=on mounts it, with its sandboxes over this space. */
     readonly sandboxes?: SandboxSpace
     /** The keys of sandboxes made at run time; a registry with the defaults when omitted. */
     readonly madeKeys?: MadeKeys
-    readonly faults?: boolean
     /** What each sandbox may hold beside its store (whose part its space bounds); the default budget when omitted. */
     readonly budget?: SandboxBudget
   } = {},
@@ -202,14 +201,17 @@ export const startApi = async (
   const pets = options.store?.shared.pets ?? options.pets ?? memoryPetRepository()
   const logger = options.logger ?? pino({ level: 'silent' })
   const redact = options.redact ?? keyRedactor([TEST_KEY, OTHER_KEY], options.sandboxes === undefined ? [] : [MADE_KEY_FORM])
-  const mounted = testTarget({
-    ...(options.sandboxes === undefined ? {} : { sandboxes: { space: options.sandboxes, madeKeys: options.madeKeys ?? madeKeys() } }),
-    faults: options.faults === true,
-    ...(options.budget === undefined ? {} : { budget: options.budget }),
-    redact,
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
-  })
+  const mounted =
+    options.sandboxes === undefined
+      ? undefined
+      : testTarget({
+          space: options.sandboxes,
+          madeKeys: options.madeKeys ?? madeKeys(),
+          ...(options.budget === undefined ? {} : { budget: options.budget }),
+          redact,
+          maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+          ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
+        })
   const appOptions: AppOptions = {
     useCases: petUseCases({ pets, idempotency: options.store?.shared.idempotency ?? options.idempotency ?? memoryIdempotencyStore() }),
     health: { ready: options.store?.ready ?? (() => TE.right(undefined)), draining: () => false },

@@ -61,14 +61,14 @@ const logFailed = (logger: Logger, source: string, error: StoreError, retryInMs:
  * a create that landed first would make the store hold a pet, and the seed would never be applied.
  */
 export const applySeed = async (
-  config: Pick<Config, 'seed' | 'sandboxes'>,
+  config: Pick<Config, 'seed' | 'testTarget'>,
   store: Pick<Store, 'seed'>,
   logger: Logger,
   { settled, shutdown, retryDelayMs = seedRetryDelayMs }: SeedRun,
 ): Promise<void> => {
   const seed = config.seed
   if (seed === undefined) return settled()
-  if (config.sandboxes === 'per-key') {
+  if (config.testTarget) {
     logger.info(
       { seed: seed.source, pets: seed.pets.length },
       `each sandbox starts from the seed ${seed.source} (${seed.pets.length} pets)`,
