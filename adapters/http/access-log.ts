@@ -8,12 +8,13 @@ import { CUT_MARK, type Redact } from './key-redaction.js'
 import type { RequestMetrics } from './metrics.js'
 import type { RequestIdState } from './request-id.js'
 
-/** What a driver that breaks answers on purpose (the test target's faults) tells a request's log line. */
-export interface ForcedFaultState {
-  /** The fault applied: logged as `fault`, with `forced: true`. */
-  fault?: string
-  /** The connection was broken before any status was sent: logged with `status: null`, not counted. */
-  statusNotSent?: boolean
+/**
+ * What an extension (extension.ts) tells a request's log line: fields spread over the line's own. A
+ * `status` of null says that no status was sent (the extension broke the connection): the request
+ * is then logged, and not counted among the answers.
+ */
+export interface LogFieldsState {
+  logFields?: Readonly<Record<string, string | number | boolean | null>>
 }
 
 export interface AccessLogOptions {
@@ -42,12 +43,11 @@ export const loggedPath = (sent: string, redact: Redact): string => {
  * id and, for failures, their tag, for a 401 why (`reason`: missing, malformed or invalid), and for
  * store failures their detail. At `error` level for a store failure no retry fixes (StoreFailed), so
  * that alerts on errors catch it; `info` otherwise. Never a header value, a key (one in the path is
- * redacted), a query or a body. With the test target's faults, also the service's own `Preference-Applied`,
- * and `forced` on a forced failure, so that nobody mistakes it for a real one. It runs outside the
- * error boundary, so that it logs the answer the boundary gives.
+ * redacted), a query or a body; and the fields an extension adds (LogFieldsState). It runs outside
+ * the error boundary, so that it logs the answer the boundary gives.
  */
 export const accessLog =
-  ({ logger, metrics, redact }: AccessLogOptions): Middleware<RequestIdState & AuthState & FailureState> =>
+  ({ logger, metrics, redact }: AccessLogOptions): Middleware<RequestIdState & AuthState & FailureState & LogFieldsState> =>
   async (ctx, next) => {
     const started = performance.now()
     const path = ctx.path
@@ -75,22 +75,12 @@ export const accessLog =
     }
     if (lost) line.failure = 'ConnectionLost'
     else if (failure !== undefined) {
-      line.failure = failure._tag
+      line.failure = failure._tag === 'ExtensionFailure' ? failure.answer.name : failure._tag
       if (failure._tag === 'Unauthorized') line.reason = failure.reason
-      if (failure._tag === 'ForcedFailure') line.forced = true
       if (failure._tag === 'StoreUnavailable' || failure._tag === 'StoreFailed') line.detail = failure.detail
     }
-    // Koa 3 reads an unset response header as undefined.
-    const preferenceApplied = ctx.response.get('Preference-Applied') ?? ''
-    if (preferenceApplied !== '') line.preferenceApplied = preferenceApplied
-    // A fault of a sandbox's script or Prefer: which one; a connection reset sent no status at all.
-    const { fault, statusNotSent } = ctx.state as ForcedFaultState
-    if (fault !== undefined) {
-      line.fault = fault
-      line.forced = true
-    }
-    if (statusNotSent === true) line.status = null
-    // A connection a fault reset sent no status: it is in the log, not among the answers counted.
+    Object.assign(line, ctx.state.logFields)
+    // A connection the extension broke sent no status: it is in the log, not among the answers counted.
     if (line.status !== null)
       metrics?.observe(ctx.method, route ?? 'unmatched', status, elapsedMs / 1000, failure?._tag === 'StoreUnavailable')
     // A store failure that no retry fixes is logged as an error, with what the operator must fix.

@@ -28,10 +28,10 @@ import { allowedMethods, noRoute } from './router-answers.js'
 import { registerPetRoutes } from './routes.js'
 
 export interface AppOptions {
-  /** The use cases every key shares, unless the test target gives each key a sandbox of its own. */
+  /** The use cases every key shares, unless an extension chooses others for a request. */
   readonly useCases: PetUseCases
-  /** The test target (adapters/test-target), mounted when given; nothing of it runs otherwise. */
-  readonly testTarget?: AppExtension
+  /** A second driver mounted on this one (extension.ts), when given; nothing of it runs otherwise. */
+  readonly extension?: AppExtension
   readonly authenticator: Authenticator
   /** Hides the API keys `authenticator` knows wherever a request shows them: the log and request ids. */
   readonly redact: Redact
@@ -53,10 +53,10 @@ export interface AppOptions {
   readonly shutdown?: AbortSignal
 }
 
-/** The contract this configuration serves at /v1/openapi.json: with the test target's part only when it is mounted. */
-export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | 'testTarget'>): Record<string, unknown> => {
+/** The contract this configuration serves at /v1/openapi.json: with the extension's part only when one is mounted. */
+export const servedDocumentOf = (options: Pick<AppOptions, 'openApiDocument' | 'extension'>): Record<string, unknown> => {
   const document = options.openApiDocument ?? loadOpenApiDocument()
-  return options.testTarget === undefined ? { ...document } : options.testTarget.contract(document)
+  return options.extension === undefined ? { ...document } : options.extension.contract(document)
 }
 
 /**
@@ -77,28 +77,31 @@ export const createRouter = (): Router => new Router({ sensitive: true, strict: 
  *    the error boundary, so that it logs the answer the boundary gives;
  * 4. errorBoundary (error-boundary.ts): anything thrown answered through error-response.ts;
  * 5. commonHeaders (common-headers.ts): nosniff, and no-store under /v1;
- * 6. cors, when on; the test target's middleware before authentication; authenticate; the test
- *    target's after it; rateLimit, when on; the test target's before routing;
+ * 6. cors, when on; an extension's hook before authentication; authenticate; its hook after
+ *    authentication; rateLimit, when on;
  * 7. bodyReceived (body-received.ts): no operation before its request's body has arrived whole;
- * 8. the router's routes; its allowedMethods (a 405, thrown to the boundary); noRoute
- *    (router-answers.ts): 404 for a path no route has, and OPTIONS answered 204 with `Allow`.
+ * 8. the router's routes (on an operation, an extension's hooks first and once its body is read);
+ *    its allowedMethods (a 405, thrown to the boundary); noRoute (router-answers.ts): 404 for a path
+ *    no route has, and OPTIONS answered 204 with `Allow`.
  */
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
-  const extension = options.testTarget
+  const extension = options.extension
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
-  registerIndexRoute(router, { metrics: options.metrics !== false, links: extension?.links ?? {} })
   registerHealthRoutes(router, options.health)
   const served = servedDocumentOf(options)
   registerDocsRoutes(router, served)
+  const authenticator =
+    extension?.authenticator === undefined ? options.authenticator : eitherAuthenticator(extension.authenticator, options.authenticator)
+  const protects = (path: string): boolean => isUnderApi(path) && path !== OPENAPI_PATH
+  const mounted = extension?.mount({ router, authentication: { authenticator, protects }, served })
+  registerIndexRoute(router, { metrics: options.metrics !== false, links: mounted?.links ?? {} })
   registerPetRoutes(router, {
     useCases: options.useCases,
     cursors: options.cursors ?? cursorCodec(),
     maxBodyBytes,
-    ...(extension?.beforeOperation === undefined ? {} : { before: extension.beforeOperation }),
-    ...(extension?.afterCreateBody === undefined ? {} : { afterBody: extension.afterCreateBody }),
+    ...(mounted === undefined ? {} : { hooks: mounted }),
   })
-  extension?.registerRoutes(router, served)
   const metrics = options.metrics === false ? undefined : createMetrics()
   if (metrics !== undefined) registerMetricsRoute(router, metrics.registry)
   const app = new Koa()
@@ -110,15 +113,11 @@ export const buildApp = (options: AppOptions): Koa => {
   app.use(errorBoundary({ logger, redact }))
   app.use(commonHeaders)
   if (options.corsOrigins !== undefined) app.use(corsFor(options.corsOrigins))
-  const authenticator =
-    extension?.authenticator === undefined ? options.authenticator : eitherAuthenticator(extension.authenticator, options.authenticator)
-  const protects = (path: string): boolean => isUnderApi(path) && path !== OPENAPI_PATH
-  if (extension?.beforeAuthentication !== undefined) app.use(extension.beforeAuthentication(router, { authenticator, protects }))
+  if (mounted?.beforeAuthentication !== undefined) app.use(mounted.beforeAuthentication)
   app.use(authenticate(authenticator, protects))
-  for (const middleware of extension?.afterAuthentication(router) ?? []) app.use(middleware)
+  if (mounted?.afterAuthentication !== undefined) app.use(mounted.afterAuthentication)
   if (options.rateLimit !== undefined)
-    app.use(rateLimit({ ...options.rateLimit, logger: options.logger, ...(extension === undefined ? {} : { quotaOf: extension.quotaOf }) }))
-  for (const middleware of extension?.beforeRouting ?? []) app.use(middleware)
+    app.use(rateLimit({ ...options.rateLimit, logger, ...(mounted?.quotaOf === undefined ? {} : { quotaOf: mounted.quotaOf }) }))
   app.use(bodyReceived(router, maxBodyBytes))
   app.use(router.routes())
   app.use(allowedMethods(router))

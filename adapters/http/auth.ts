@@ -64,7 +64,7 @@ export const authenticate =
 
 /**
  * Knows the keys either authenticator knows: `first` is asked, and `second` only when `first` refuses
- * the key; `second`'s refusal then stands (the test target's made keys beside the configured ones).
+ * the key; `second`'s refusal then stands (an extension's keys beside the configured ones).
  */
 export const eitherAuthenticator = (first: Authenticator, second: Authenticator): Authenticator => ({
   // Asked on every request: written as the task it is, since TE.orElse would add promise hops (about 2 µs).

@@ -2,13 +2,13 @@ import type { Context } from 'koa'
 import type { DomainError } from '../../src/domain/errors.js'
 import type { HttpFailure } from './http-failures.js'
 import { CUT_MARK } from './key-redaction.js'
-import { rateLimitField } from './ratelimit-fields.js'
 
 export type Failure = DomainError | HttpFailure
 
 /** The spec's Error object (§2): exactly these three fields. */
 interface ErrorBody {
-  readonly code: ErrorCode
+  /** One of ErrorCode, or of the codes an extension's part of the contract lists. */
+  readonly code: string
   readonly message: string
   readonly status: number
 }
@@ -34,11 +34,7 @@ type ErrorCode =
   | 'bad_request'
   | 'invalid_request'
   | 'expectation_failed'
-  | 'bad_gateway'
-  | 'gateway_timeout'
-  | 'sandbox_limit_reached'
-  | 'sandbox_not_deletable'
-  | 'sandbox_full'
+  | 'insufficient_storage'
 
 export interface ErrorResponse {
   readonly body: ErrorBody
@@ -50,8 +46,6 @@ const REALM = 'petstore'
 export const RETRY_AFTER_SECONDS = 5
 /** Seconds a client should wait before retrying while its Idempotency-Key is in use (409): a create takes milliseconds. */
 export const KEY_IN_USE_RETRY_AFTER_SECONDS = 1
-/** Seconds a forced 429 asks a client to wait: short, so that a client's retry test runs quickly. */
-const FORCED_RETRY_AFTER_SECONDS = 1
 
 /** The most problems one message names; it counts the rest, so that its size is bounded whatever the input. */
 export const MAX_NAMED_PROBLEMS = 5
@@ -71,7 +65,7 @@ export const echoed = (name: string): string => {
 }
 
 /** The first MAX_NAMED_PROBLEMS problems, then how many more there were. */
-const listed = (problems: ReadonlyArray<string>): string => {
+export const listed = (problems: ReadonlyArray<string>): string => {
   const named = problems.slice(0, MAX_NAMED_PROBLEMS).join('; ')
   const more = problems.length - MAX_NAMED_PROBLEMS
   return more > 0 ? `${named}; and ${more} more problem${more === 1 ? '' : 's'}` : named
@@ -87,36 +81,6 @@ const UNAUTHORIZED_MESSAGES = {
   malformed: "malformed Authorization header: expected 'Bearer <API key>'",
   invalid: 'the API key is not valid',
 } as const
-
-type ForcedFailure = Extract<HttpFailure, { _tag: 'ForcedFailure' }>
-
-/**
- * A forced failure (`Prefer: fault=<status>`, or a rule of the sandbox's fault script): the code
- * and headers of the real failure, with the `Retry-After` asked for, and a message that says it
- * was forced, so that nobody reading it hunts for a real cause.
- */
-const forcedResponse = ({ status, by, retryAfterSeconds }: ForcedFailure): ErrorResponse => {
-  const forced = by === 'prefer' ? `forced by 'Prefer: fault=${status}'` : `forced by the sandbox's fault script (fault ${status})`
-  switch (status) {
-    case 429: {
-      const seconds = retryAfterSeconds ?? FORCED_RETRY_AFTER_SECONDS
-      return response(429, 'rate_limited', `${forced}: too many requests; retry in ${seconds} s`, {
-        'Retry-After': String(seconds),
-        RateLimit: rateLimitField(0, seconds),
-      })
-    }
-    case 500:
-      return response(500, 'internal_error', `${forced}: an unexpected error`)
-    case 502:
-      return response(502, 'bad_gateway', `${forced}: a gateway in front of the pet store got no valid answer`)
-    case 503:
-      return response(503, 'service_unavailable', `${forced}: the pet store is unavailable; retry later`, {
-        'Retry-After': String(retryAfterSeconds ?? RETRY_AFTER_SECONDS),
-      })
-    case 504:
-      return response(504, 'gateway_timeout', `${forced}: a gateway in front of the pet store got no answer in time`)
-  }
-}
 
 /** The only place that decides statuses, codes and messages of errors. */
 export const toErrorResponse = (failure: Failure): ErrorResponse => {
@@ -135,13 +99,12 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(503, 'service_unavailable', 'the pet store is temporarily unavailable; retry later', {
         'Retry-After': String(RETRY_AFTER_SECONDS),
       })
-    // Only a sandbox's store has a bound (the test target's budget): nothing was stored.
+    // Only a bounded data set fails so (an extension's, which may answer it in its own words).
     case 'StoreFull':
       return response(
         507,
-        'sandbox_full',
-        `this sandbox holds as many pets and Idempotency-Key records as it may (${failure.limitBytes} bytes of them): ` +
-          'nothing was stored; reset it (POST /v1/sandbox/reset) to start again',
+        'insufficient_storage',
+        `the data set holds as many pets and Idempotency-Key records as it may (${failure.limitBytes} bytes of them): nothing was stored`,
       )
     case 'IdempotencyKeyMismatch':
       return response(422, 'idempotency_key_mismatch', 'this Idempotency-Key was used with a different request body; use a new key')
@@ -191,27 +154,10 @@ export const toErrorResponse = (failure: Failure): ErrorResponse => {
       return response(400, 'invalid_request', "more than one Authorization header: send exactly one, 'Authorization: Bearer <API key>'", {
         'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_request"`,
       })
-    case 'InvalidFaultScript':
-      return response(400, 'invalid_body', `invalid fault script: ${listed(failure.problems)}`)
-    case 'InvalidClockAdvance':
-      return response(400, 'invalid_body', `invalid clock advance: ${listed(failure.problems)}`)
-    case 'ForcedFailure':
-      return forcedResponse(failure)
-    case 'SandboxLimitReached':
-      return response(
-        503,
-        'sandbox_limit_reached',
-        `${failure.max} sandboxes made at run time are open, as many as this instance holds: end one (DELETE /v1/sandbox), ` +
-          `or retry in ${failure.retryAfterSeconds} s, when the least recently used one expires unless it is used`,
-        { 'Retry-After': String(failure.retryAfterSeconds) },
-      )
-    case 'ConfiguredSandbox':
-      return response(
-        409,
-        'sandbox_not_deletable',
-        'this API key is configured, and its sandbox lasts as long as the configuration: reset it with POST /v1/sandbox/reset; ' +
-          'DELETE /v1/sandbox ends the sandboxes made with POST /v1/sandboxes',
-      )
+    case 'ExtensionFailure': {
+      const { status, code, message, headers } = failure.answer
+      return { body: { code, message, status }, headers: headers ?? {} }
+    }
   }
 }
 

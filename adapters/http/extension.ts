@@ -4,43 +4,59 @@ import type { Authenticator } from '../../src/domain/authenticator.js'
 import type { OwnQuota } from './rate-limit.js'
 import type { PetOperation } from './routes.js'
 
-/** Who authentication knows (the configured keys and the made ones), and which paths it protects. */
+/** Who authentication knows (the configured keys and the extension's), and which paths it protects. */
 export interface Authentication {
   readonly authenticator: Authenticator
   readonly protects: (path: string) => boolean
 }
 
+/** What buildApp hands an extension as it mounts it. */
+export interface Mounting {
+  /** The app's router, where the extension declares its routes; by the first request it holds every route. */
+  readonly router: Router
+  readonly authentication: Authentication
+  /** The contract the app serves, the extension's part merged in. */
+  readonly served: Readonly<Record<string, unknown>>
+}
+
 /**
- * A second driver of the same core, mounted on this HTTP adapter: the test target (sandboxes,
- * faults, journal, inspector). This adapter never imports one; the composition root builds it and
- * hands it to buildApp, which puts each part where it belongs. Without one, none of its code is
- * loaded and the default request path carries none of its middleware.
+ * What an extension adds to a request, at named moments of it, each a middleware: what one decides
+ * (the request's state, an answer), the rest of the request sees.
  */
-export interface AppExtension {
-  /** The keys it makes at run time, known beside the configured ones. */
-  readonly authenticator?: Authenticator
+export interface RequestHooks {
+  /** Every request, first of all that may refuse it: it sees those authentication refuses too. */
+  readonly beforeAuthentication?: Middleware
+  /** Every request authentication let through, with its client, before the rate limit counts it. */
+  readonly afterAuthentication?: Middleware
   /**
-   * Before authentication: sees the requests it refuses too (the journal keeps those that carried a
-   * sandbox's key in a form it refuses); given the app's router and what authentication uses.
+   * First on each operation, before its body is read, around the rest of it: what follows its
+   * `next()` runs after the operation, once its answer is decided and before it is sent.
    */
-  readonly beforeAuthentication?: (router: Router, authentication: Authentication) => Middleware
-  /**
-   * After authentication, before the rate limit: sees every request with its client (the journal);
-   * given the app's router, which by then holds every route.
-   */
-  readonly afterAuthentication: (router: Router) => ReadonlyArray<Middleware>
-  /** After the rate limit, before routing (choosing the caller's sandbox). */
-  readonly beforeRouting: ReadonlyArray<Middleware>
-  /** First on each pet operation, before its body is read (forced failures and delays). */
-  readonly beforeOperation?: (operation: PetOperation) => Middleware
-  /** On createPet once its body is read and checked (fault rules that match the body). */
-  readonly afterCreateBody?: Middleware
-  /** Declares its own routes; given the contract the app serves. */
-  readonly registerRoutes: (router: Router, served: Readonly<Record<string, unknown>>) => void
+  readonly operation?: (operation: PetOperation) => Middleware
+  /** On each operation that reads a body, once the body is read and checked, around the rest of it. */
+  readonly afterBody?: Middleware
+}
+
+/** What a mounted extension gives the app: its hooks, and how the app lists and limits its routes. */
+export interface Mounted extends RequestHooks {
   /** What `GET /` lists of it, by name. */
   readonly links: Readonly<Record<string, string>>
-  /** Requests the rate limit counts in a quota of their own, apart from the key's main one (an open inspector polling the journal). */
-  readonly quotaOf: (ctx: Context) => OwnQuota | undefined
+  /** Requests the rate limit counts in a quota of their own, apart from the key's main one. */
+  readonly quotaOf?: (ctx: Context) => OwnQuota | undefined
+}
+
+/**
+ * A second driver of the same core, mounted on this HTTP adapter. The adapter never imports one: the
+ * composition root builds it and hands it to buildApp, which mounts it. Without one, none of its code
+ * is loaded and the default request path carries none of its middleware. Its failures are answered
+ * as ErrorAnswers (http-failures.ts), and what it tells a request's log line is in LogFieldsState
+ * (access-log.ts).
+ */
+export interface AppExtension {
+  /** The keys it knows beside the configured ones. */
+  readonly authenticator?: Authenticator
   /** Its part of the contract, merged into what /v1/openapi.json serves. */
-  readonly contract: (served: Record<string, unknown>) => Record<string, unknown>
+  readonly contract: (served: Readonly<Record<string, unknown>>) => Record<string, unknown>
+  /** Called once by buildApp: declares its routes on the app's router, and gives its hooks. */
+  readonly mount: (app: Mounting) => Mounted
 }

@@ -1,18 +1,25 @@
-/** No sandbox was made: `max` made ones are open; the least recently used ends in `retryAfterSeconds` unless it is used. */
-export interface SandboxLimitReached {
-  readonly _tag: 'SandboxLimitReached'
-  readonly max: number
-  readonly retryAfterSeconds: number
+/**
+ * A failure an extension answers in its own words: the Error body's status, code and message, the
+ * headers that go with it, and its name in the request's log line (`failure`). Its code is one the
+ * extension's part of the contract lists.
+ */
+export interface ErrorAnswer {
+  readonly name: string
+  readonly status: number
+  readonly code: string
+  readonly message: string
+  readonly headers?: Readonly<Record<string, string>>
 }
 
-/** The sandbox of a configured key, which lasts as long as the configuration: it can be reset, never ended. */
-export interface ConfiguredSandbox {
-  readonly _tag: 'ConfiguredSandbox'
+/** A failure an extension (extension.ts) answers in its own words. */
+export interface ExtensionFailure {
+  readonly _tag: 'ExtensionFailure'
+  readonly answer: ErrorAnswer
 }
 
 /**
  * Failures that happen in HTTP before the domain is reached (unreadable body, unknown route, ...),
- * and the sandboxes' own. They are mapped to responses by error-response.ts, beside the DomainError tags.
+ * and an extension's. They are mapped to responses by error-response.ts, beside the DomainError tags.
  */
 export type HttpFailure =
   | { readonly _tag: 'MalformedJson'; readonly problem: string }
@@ -31,19 +38,7 @@ export type HttpFailure =
   | { readonly _tag: 'ExpectationFailed' }
   | { readonly _tag: 'TunnelRefused' }
   | { readonly _tag: 'DuplicateAuthorization' }
-  | { readonly _tag: 'InvalidFaultScript'; readonly problems: ReadonlyArray<string> }
-  | { readonly _tag: 'InvalidClockAdvance'; readonly problems: ReadonlyArray<string> }
-  | { readonly _tag: 'ForcedFailure'; readonly status: ForcedStatus; readonly by: FaultSource; readonly retryAfterSeconds?: number }
-  | SandboxLimitReached
-  | ConfiguredSandbox
-
-/** The statuses a client may force with `Prefer: fault=<status>` with the test target on (PETSTORE_TEST_TARGET=on). */
-export const FORCED_STATUSES = [429, 500, 503] as const
-/** The statuses a client may force too when each key also has a sandbox (the test target's sandboxes). */
-export const SANDBOX_FORCED_STATUSES = [429, 500, 502, 503, 504] as const
-export type ForcedStatus = (typeof SANDBOX_FORCED_STATUSES)[number]
-/** Who asked for a fault: the request (`Prefer`), or the sandbox's fault script. */
-export type FaultSource = 'prefer' | 'script'
+  | ExtensionFailure
 
 export const malformedJson = (problem: string): HttpFailure => ({ _tag: 'MalformedJson', problem })
 export const unsupportedMediaType = (problem: string): HttpFailure => ({ _tag: 'UnsupportedMediaType', problem })
@@ -64,8 +59,5 @@ export const invalidHost = (problem: string): HttpFailure => ({ _tag: 'InvalidHo
 export const expectationFailed: HttpFailure = { _tag: 'ExpectationFailed' }
 export const tunnelRefused: HttpFailure = { _tag: 'TunnelRefused' }
 export const duplicateAuthorization: HttpFailure = { _tag: 'DuplicateAuthorization' }
-export const invalidFaultScript = (problems: ReadonlyArray<string>): HttpFailure => ({ _tag: 'InvalidFaultScript', problems })
-export const invalidClockAdvance = (problems: ReadonlyArray<string>): HttpFailure => ({ _tag: 'InvalidClockAdvance', problems })
 export const rateLimited = (retryAfterSeconds: number): HttpFailure => ({ _tag: 'RateLimited', retryAfterSeconds })
-export const forcedFailure = (status: ForcedStatus, by: FaultSource = 'prefer', retryAfterSeconds?: number): HttpFailure =>
-  retryAfterSeconds === undefined ? { _tag: 'ForcedFailure', status, by } : { _tag: 'ForcedFailure', status, by, retryAfterSeconds }
+export const extensionFailure = (answer: ErrorAnswer): ExtensionFailure => ({ _tag: 'ExtensionFailure', answer })

@@ -3,7 +3,7 @@ import { OPENAPI_PATH } from './docs-routes.js'
 
 /**
  * `GET /`: where a person or a tool that found the service goes next. Outside /v1 and without a
- * key, like the health checks: it reveals nothing the contract does not. The test target's
+ * key, like the health checks: it reveals nothing the contract does not. An extension's
  * addresses (`links`) are listed only when it is mounted.
  */
 export const registerIndexRoute = (

@@ -16,7 +16,7 @@ import type { AuthState } from './auth.js'
 export const PET_OPERATIONS = ['listPets', 'createPet', 'getPet'] as const
 export type PetOperation = (typeof PET_OPERATIONS)[number]
 
-/** The use cases a request works with, when a driver chose them for it (a sandbox's); everyone's when absent. */
+/** The use cases a request works with, when an extension chose them for it; everyone's when absent. */
 export interface UseCasesState extends AuthState {
   useCases?: PetUseCases
 }
@@ -25,10 +25,11 @@ interface RoutesOptions {
   readonly useCases: PetUseCases
   readonly cursors: CursorCodec
   readonly maxBodyBytes: number
-  /** Runs first on each of the three operations, before the body is read (forced failures). */
-  readonly before?: (operation: PetOperation) => Middleware
-  /** Runs on createPet once its body is read and checked (fault script rules that match the body). */
-  readonly afterBody?: Middleware
+  /** An extension's hooks of each operation (RequestHooks, extension.ts). */
+  readonly hooks?: {
+    readonly operation?: (operation: PetOperation) => Middleware
+    readonly afterBody?: Middleware
+  }
 }
 
 /** The route patterns: what the log and the metrics name a request by. */
@@ -44,10 +45,11 @@ type OperationState = UseCasesState & JsonBodyState
  * rules live here. The router also answers HEAD like GET, and (with allowedMethods) OPTIONS and 405
  * with `Allow`, from these declarations.
  */
-export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, before, afterBody }: RoutesOptions): void => {
+export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBytes, hooks = {} }: RoutesOptions): void => {
+  const { operation: hook, afterBody } = hooks
   // Part of each route, so that what runs first is still logged and measured under its pattern.
-  const first = (operation: PetOperation): ReadonlyArray<Middleware> => (before === undefined ? [] : [before(operation)])
-  /** The caller's sandbox's use cases when sandboxes are on, else everyone's. */
+  const first = (operation: PetOperation): ReadonlyArray<Middleware> => (hook === undefined ? [] : [hook(operation)])
+  /** The use cases an extension chose for the request, else everyone's. */
   const useCasesOf = (ctx: Context): PetUseCases => (ctx.state as UseCasesState).useCases ?? useCases
 
   router.get<OperationState>('listPets', PETS_ROUTE, ...first('listPets'), async (ctx) => {

@@ -4,7 +4,7 @@ import * as t from 'io-ts'
 import { describeErrors, ruleCodec } from '../../src/domain/codec.js'
 import { JsonInteger } from '../../src/domain/integer-text.js'
 import { echoed } from '../http/error-response.js'
-import { SANDBOX_FORCED_STATUSES } from '../http/http-failures.js'
+import { FORCED_STATUSES } from './failures.js'
 import { PET_OPERATIONS, type PetOperation } from '../http/routes.js'
 import { MAX_SEED } from './seeded-random.js'
 
@@ -20,8 +20,8 @@ const MAX_SCRIPT_RULES = 100
 /** Faults that act on the connection instead of answering an Error. */
 export const NETWORK_FAULTS = ['reset', 'reset-after', 'truncated'] as const
 /** Every fault a sandbox may ask for, in `Prefer: fault=NAME` and in a script rule. */
-export const FAULT_NAMES = [...SANDBOX_FORCED_STATUSES.map(String), ...NETWORK_FAULTS] as ReadonlyArray<string>
-export type FaultName = `${(typeof SANDBOX_FORCED_STATUSES)[number]}` | (typeof NETWORK_FAULTS)[number]
+export const FAULT_NAMES = [...FORCED_STATUSES.map(String), ...NETWORK_FAULTS] as ReadonlyArray<string>
+export type FaultName = `${(typeof FORCED_STATUSES)[number]}` | (typeof NETWORK_FAULTS)[number]
 
 export const OPERATIONS = PET_OPERATIONS
 export type Operation = PetOperation

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http'
 import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
 import { safeIntegerText } from '../../src/domain/integer-text.js'
 import type { AuthState } from '../http/auth.js'
-import type { ForcedFaultState } from '../http/access-log.js'
+import type { LogFieldsState } from '../http/access-log.js'
 import { sendFailure } from '../http/error-response.js'
 import {
   FAULT_NAMES,
@@ -14,7 +14,7 @@ import {
   type Operation,
 } from './fault-rule.js'
 import { type FaultScripts, NEEDS_BODY, type ScriptedRequest } from './fault-script.js'
-import { type FaultSource, type ForcedStatus, forcedFailure } from '../http/http-failures.js'
+import { type FaultSource, type ForcedStatus, forcedFailure } from './failures.js'
 import { withInsertDelay } from './insert-delay.js'
 import type { JsonBodyState } from '../http/json-body.js'
 import { parsePrefer } from './prefer.js'
@@ -60,7 +60,7 @@ interface FaultsOptions {
 }
 
 /** What the faults middleware decided for a request, for the request journal: the fault applied, and what it sent. */
-export interface FaultState extends AuthState, ForcedFaultState {
+export interface FaultState extends AuthState, LogFieldsState {
   fault?: FaultName
   /** What a `truncated` answer sent after its status line: the headers sent whole, and the bytes of its body. */
   truncated?: { readonly headers: OutgoingHttpHeaders; readonly body: Buffer }
@@ -69,10 +69,27 @@ export interface FaultState extends AuthState, ForcedFaultState {
 const isNetworkFault = (fault: FaultName): fault is (typeof NETWORK_FAULTS)[number] =>
   (NETWORK_FAULTS as ReadonlyArray<string>).includes(fault)
 
+/** Tells the request's log line a field of it: what a fault did to the request. */
+const logField = (ctx: ParameterizedContext<FaultState>, name: string, value: string | null): void => {
+  ctx.state.logFields = { ...ctx.state.logFields, [name]: value }
+}
+
+/** The fault applied, for the journal and the log line, where it is marked `forced` so that nobody mistakes it for a real failure. */
+const applied = (ctx: ParameterizedContext<FaultState>, fault: FaultName): void => {
+  ctx.state.fault = fault
+  ctx.state.logFields = { ...ctx.state.logFields, fault, forced: true }
+}
+
+/** What `Prefer` asked for and was applied: in `Preference-Applied`, and in the log line. */
+const preferenceApplied = (ctx: ParameterizedContext<FaultState>, value: string): void => {
+  ctx.set('Preference-Applied', value)
+  logField(ctx, 'preferenceApplied', value)
+}
+
 /** The connection is reset (TCP RST): the client sees ECONNRESET, and no byte of an answer. */
 const resetConnection = (ctx: ParameterizedContext<FaultState>): void => {
   ctx.respond = false
-  ctx.state.statusNotSent = true
+  logField(ctx, 'status', null)
   ctx.req.socket.resetAndDestroy()
 }
 
@@ -181,32 +198,32 @@ export const faults = ({ shutdown, scripts }: FaultsOptions): Faults => {
     const afterClaim = operation === 'createPet' && ctx.get('Idempotency-Key') !== '' && fault === undefined
     let delayed = false
     if (delayMs !== undefined && !afterClaim) delayed = await wait(delayMs)
-    const applied = [
+    const preferences = [
       ...(delayed && asked.delayMs !== undefined ? [`delay=${delayMs}`] : []),
       ...(asked.fault === undefined ? [] : [`fault=${asked.fault}`]),
       ...(asked.fault !== undefined && asked.retryAfterSeconds !== undefined && (asked.fault === '429' || asked.fault === '503')
         ? [`retry-after=${asked.retryAfterSeconds}`]
         : []),
     ]
-    if (applied.length > 0) ctx.set('Preference-Applied', applied.join(', '))
+    if (preferences.length > 0) preferenceApplied(ctx, preferences.join(', '))
     if (fault !== undefined && !isNetworkFault(fault)) {
-      ctx.state.fault = fault
+      applied(ctx, fault)
       return sendFailure(ctx, forcedFailure(Number(fault) as ForcedStatus, by, retryAfterSeconds))
     }
     if (fault === 'reset') {
-      ctx.state.fault = fault
+      applied(ctx, fault)
       return resetConnection(ctx)
     }
     if (afterClaim && delayMs !== undefined) {
       // Listed only once it ran: a create refused before its insert (a bad body, a key in use) waited for nothing.
       const delayBeforeInsert = async (): Promise<void> => {
-        if ((await wait(delayMs)) && asked.delayMs !== undefined) ctx.set('Preference-Applied', `delay=${delayMs}`)
+        if ((await wait(delayMs)) && asked.delayMs !== undefined) preferenceApplied(ctx, `delay=${delayMs}`)
       }
       await withInsertDelay(delayBeforeInsert, next)
     } else {
       await next()
     }
-    if (fault === 'reset-after' || fault === 'truncated') ctx.state.fault = fault
+    if (fault === 'reset-after' || fault === 'truncated') applied(ctx, fault)
     if (fault === 'reset-after') resetConnection(ctx)
     if (fault === 'truncated') sendTruncated(ctx)
   }

@@ -6,7 +6,8 @@ import { type StoreError, type Unauthorized, unauthorized } from '../../src/doma
 import { type PetUseCases, petUseCases } from '../../src/domain/use-cases.js'
 import type { MadeKeys, SandboxClock, SandboxSpace } from '../../src/wiring/sandboxes.js'
 import type { StorePorts } from '../../src/wiring/store-ports.js'
-import type { ConfiguredSandbox, SandboxLimitReached } from '../http/http-failures.js'
+import type { ExtensionFailure } from '../http/http-failures.js'
+import { CONFIGURED_SANDBOX, sandboxLimitReached } from './failures.js'
 import { delayableInserts } from './insert-delay.js'
 
 /** A sandbox made at run time: its key, shown this once, and who that key is. */
@@ -32,8 +33,10 @@ export interface Sandboxes {
   readonly advance: (client: Client, ms: number) => TE.TaskEither<StoreError | Unauthorized, void>
   /** Knows the keys of the open made sandboxes, and no other key. */
   readonly madeKeys: Authenticator
-  readonly make: () => TE.TaskEither<SandboxLimitReached, MadeSandbox>
-  readonly end: (client: Client) => TE.TaskEither<ConfiguredSandbox | Unauthorized | StoreError, void>
+  /** Refused (sandboxLimitReached) while as many made sandboxes as allowed are open. */
+  readonly make: () => TE.TaskEither<ExtensionFailure, MadeSandbox>
+  /** Refused (CONFIGURED_SANDBOX) for a configured key's sandbox. */
+  readonly end: (client: Client) => TE.TaskEither<ExtensionFailure | Unauthorized | StoreError, void>
   /** Whether anything may still be kept for this sandbox: a configured key's always, a made one's until it ends. */
   readonly isOpen: (sandbox: string) => boolean
   /** Calls `listener` with each made sandbox that ends, so that what is kept for it beside its store goes too. */
@@ -42,7 +45,6 @@ export interface Sandboxes {
 
 const REFUSED = E.left(unauthorized('invalid'))
 const refused = TE.fromEither(REFUSED)
-const CONFIGURED: ConfiguredSandbox = { _tag: 'ConfiguredSandbox' }
 
 /**
  * PETSTORE_TEST_TARGET=on: each API key works in a sandbox of its own, named by the key's scope
@@ -102,12 +104,12 @@ export const perKeySandboxes = (space: SandboxSpace, made: MadeKeys): Sandboxes 
         TE.fromTask(sweep),
         TE.flatMapEither(() => made.make()),
         TE.bimap(
-          ({ max, retryAfterSeconds }): SandboxLimitReached => ({ _tag: 'SandboxLimitReached', max, retryAfterSeconds }),
+          ({ max, retryAfterSeconds }) => sandboxLimitReached(max, retryAfterSeconds),
           ({ key, client }): MadeSandbox => ({ key, client, idleSeconds: made.idleSeconds }),
         ),
       ),
     end: (client) => () => {
-      if (!made.isMade(client.scope)) return TE.left(CONFIGURED)()
+      if (!made.isMade(client.scope)) return TE.left(CONFIGURED_SANDBOX)()
       // Ended meanwhile, by another request or by expiry: the key is no longer valid.
       if (!made.end(client.scope)) return refused()
       return forget(client.scope)()

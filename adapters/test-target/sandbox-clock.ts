@@ -9,7 +9,7 @@ import type { SandboxClock } from '../../src/wiring/sandboxes.js'
 import type { AuthState } from '../http/auth.js'
 import { echoed, sendFailure } from '../http/error-response.js'
 import { JSON_TYPE } from '../http/etag.js'
-import { invalidClockAdvance } from '../http/http-failures.js'
+import { invalidClockAdvance } from './failures.js'
 import { jsonBody, type JsonBodyState } from '../http/json-body.js'
 import type { Sandboxes } from './per-key-sandboxes.js'
 

@@ -1,19 +1,20 @@
-import type Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/wiring/sandbox-budget.js'
 import type { MadeKeys, SandboxSpace } from '../../src/wiring/sandboxes.js'
 import type { AppExtension } from '../http/extension.js'
+import { type FailureState, sendFailure } from '../http/error-response.js'
 import type { Redact } from '../http/key-redaction.js'
 import type { OwnQuota } from '../http/rate-limit.js'
 import { testTargetContract } from './contract.js'
 import { contractCoverage } from './contract-coverage.js'
 import { faultScripts } from './fault-script.js'
+import { sandboxFull } from './failures.js'
 import { faults } from './faults.js'
 import { INSPECTOR_PATH, registerInspectorRoutes } from './inspector-routes.js'
 import { keptWhileOpen, registerMadeSandboxRoutes, SANDBOXES_PATH } from './made-sandboxes.js'
 import { perKeySandboxes } from './per-key-sandboxes.js'
 import { journalRefusedCredentials } from './refused-credentials.js'
-import { journalRequests, type KeepRequest, keepingRequests, operationsOf, requestJournal } from './request-journal.js'
+import { journalRequests, keepingRequests, operationsOf, requestJournal } from './request-journal.js'
 import { registerReportRoute, SANDBOX_REPORT_PATH } from './sandbox-report.js'
 import { registerSandboxClockRoutes, SANDBOX_CLOCK_PATH } from './sandbox-clock.js'
 import {
@@ -53,10 +54,32 @@ interface TestTargetOptions {
   readonly shutdown?: AbortSignal
 }
 
+/** `first`, then `second` as the rest of the request that `first` runs on. */
+const both =
+  <S>(first: Middleware<S>, second: Middleware<S>): Middleware<S> =>
+  async (ctx, next) => {
+    await first(ctx, async () => {
+      await second(ctx, next)
+    })
+  }
+
+/**
+ * A create its sandbox had no room for, answered in the sandbox's words (the HTTP adapter's are the
+ * store's): innermost, so that a fault that breaks the answer breaks this one.
+ */
+const sandboxFullWording: Middleware<FailureState> = async (ctx, next) => {
+  await next()
+  const failure = ctx.state.failure
+  if (failure?._tag === 'StoreFull') sendFailure(ctx, sandboxFull(failure.limitBytes))
+}
+
 /**
  * The test target for client developers (PETSTORE_TEST_TARGET=on), a second driver of the same
  * core, whole: per-key sandboxes with their journal, report, clock and inspector, forced failures
- * and delays, and each sandbox's fault script. The HTTP adapter mounts what this returns (AppExtension).
+ * and delays, and each sandbox's fault script. The HTTP adapter mounts what this returns
+ * (AppExtension): the journal of refused credentials before authentication, the journal after it,
+ * on each operation the caller's sandbox then the faults, and once a create's body is read the
+ * fault rules that match it.
  */
 export const testTarget = (options: TestTargetOptions): AppExtension => {
   const sandboxes = perKeySandboxes(options.space, options.madeKeys)
@@ -65,44 +88,38 @@ export const testTarget = (options: TestTargetOptions): AppExtension => {
   const budget = options.budget ?? DEFAULT_SANDBOX_BUDGET
   const coverage = contractCoverage(budget.coverageBytes)
   const { journal, scripts } = keptWhileOpen(sandboxes, coverage.noting(requestJournal(budget.journalBytes)), faultScripts(), coverage)
-  /** Keeps requests in their sandbox's journal, dated by the sandbox's clock. */
-  const keeping = (router: Router): KeepRequest =>
-    keepingRequests(journal, { redact: options.redact, operationOf: operationsOf(router), clockOf: sandboxes.clockOf })
   const forced = faults({ scripts, ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }) })
+  const { maxBodyBytes } = options
   return {
     authenticator: sandboxes.madeKeys,
-    beforeAuthentication: (router, authentication) => journalRefusedCredentials(keeping(router), authentication),
-    afterAuthentication: (router): ReadonlyArray<Middleware> => [journalRequests(keeping(router))],
-    beforeRouting: [chooseSandbox(sandboxes)],
-    beforeOperation: forced.before,
-    afterCreateBody: forced.afterBody,
-    registerRoutes: (router, served) => {
-      registerSandboxRoutes(router, {
-        sandboxes,
-        journal,
-        coverage,
-        maxBodyBytes: options.maxBodyBytes,
-        scriptBytes: budget.scriptBytes,
-        scripts,
-      })
-      registerSandboxClockRoutes(router, { sandboxes, maxBodyBytes: options.maxBodyBytes })
+    contract: testTargetContract,
+    mount: ({ router, authentication, served }) => {
+      registerSandboxRoutes(router, { sandboxes, journal, coverage, maxBodyBytes, scriptBytes: budget.scriptBytes, scripts })
+      registerSandboxClockRoutes(router, { sandboxes, maxBodyBytes })
       registerMadeSandboxRoutes(router, sandboxes)
       registerReportRoute(router, { journal, coverage, served, faults: true })
       registerInspectorRoutes(router)
+      // Requests kept in their sandbox's journal, dated by the sandbox's clock.
+      const keep = keepingRequests(journal, { redact: options.redact, operationOf: operationsOf(router), clockOf: sandboxes.clockOf })
+      return {
+        beforeAuthentication: journalRefusedCredentials(keep, authentication),
+        afterAuthentication: journalRequests(keep),
+        operation: (operation) => both(chooseSandbox(sandboxes), forced.before(operation)),
+        afterBody: both(forced.afterBody, sandboxFullWording),
+        links: {
+          inspector: INSPECTOR_PATH,
+          sandboxes: SANDBOXES_PATH,
+          sandboxReset: SANDBOX_RESET_PATH,
+          sandboxClock: SANDBOX_CLOCK_PATH,
+          sandboxRequests: SANDBOX_REQUESTS_PATH,
+          sandboxReport: SANDBOX_REPORT_PATH,
+          sandboxFaults: SANDBOX_FAULTS_PATH,
+        },
+        quotaOf: (ctx: Context) =>
+          (['GET', 'HEAD'].includes(ctx.method) && READ_ONLY_PATHS.includes(ctx.path)) || ctx.path === SANDBOX_CLOCK_PATH
+            ? SANDBOX_QUOTA
+            : undefined,
+      }
     },
-    links: {
-      inspector: INSPECTOR_PATH,
-      sandboxes: SANDBOXES_PATH,
-      sandboxReset: SANDBOX_RESET_PATH,
-      sandboxClock: SANDBOX_CLOCK_PATH,
-      sandboxRequests: SANDBOX_REQUESTS_PATH,
-      sandboxReport: SANDBOX_REPORT_PATH,
-      sandboxFaults: SANDBOX_FAULTS_PATH,
-    },
-    quotaOf: (ctx: Context) =>
-      (['GET', 'HEAD'].includes(ctx.method) && READ_ONLY_PATHS.includes(ctx.path)) || ctx.path === SANDBOX_CLOCK_PATH
-        ? SANDBOX_QUOTA
-        : undefined,
-    contract: testTargetContract,
   }
 }

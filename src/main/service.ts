@@ -93,7 +93,7 @@ export const startService = async (
   const testTarget = await mountedTestTarget(config, space, redact, shutdownBegun.signal)
   const app = buildApp({
     useCases: petUseCases(store.shared),
-    ...(testTarget === undefined ? {} : { testTarget }),
+    ...(testTarget === undefined ? {} : { extension: testTarget }),
     health: { ready: store.ready, draining: () => draining },
     authenticator: staticKeyAuthenticator(keys),
     redact,

@@ -3,6 +3,7 @@ import type * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { madeKeys } from '../../adapters/auth/made-keys.js'
+import { CONFIGURED_SANDBOX } from '../../adapters/test-target/failures.js'
 import { faultScripts } from '../../adapters/test-target/fault-script.js'
 import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
 import { keptWhileOpen } from '../../adapters/test-target/made-sandboxes.js'
@@ -118,7 +119,7 @@ Ended(
 Ended("A configured key's sandbox is never ended, and everything is kept for it", async () => {
   const state = sandboxesWithState()
   const configured = { keyId: '01234567', scope: 'c'.repeat(64) }
-  assert.equal(await state.sandboxes.end(configured)(), E.left({ _tag: 'ConfiguredSandbox' }))
+  assert.equal(await state.sandboxes.end(configured)(), E.left(CONFIGURED_SANDBOX))
   state.kept.journal.arrive(configured.scope).record(filed(anEntry('/v1/pets')))
   assert.ok(state.holdsFor(configured.scope))
   assert.ok(E.isRight(await state.sandboxes.useCasesFor(configured)()))

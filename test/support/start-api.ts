@@ -221,7 +221,7 @@ export const startApi = async (
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
     openApiDocument: SOURCE_DOCUMENT,
-    ...(mounted === undefined ? {} : { testTarget: mounted }),
+    ...(mounted === undefined ? {} : { extension: mounted }),
     ...options,
   }
   const app = buildApp(appOptions)
