@@ -11,7 +11,7 @@ import {
   type IdempotencyTimes,
 } from '../../src/domain/idempotency-store.js'
 import type { Pet } from '../../src/domain/pet.js'
-import { type Meter, textBytes } from '../../src/wiring/sandbox-budget.js'
+import { type Meter, textBytes } from '../../src/wiring/meter.js'
 
 interface MemoryRecord {
   readonly token: string
@@ -37,7 +37,7 @@ const bytesOf = (scope: string, { token, fingerprint, createId }: MemoryRecord):
  * expired ones are at its front and are dropped as claims arrive: memory stays bounded by the
  * traffic of one record lifetime. A claim whose lease is over is kept until then for its create id.
  *
- * With a `budget` (a sandbox's), each record is charged to it while it is kept, at its final size
+ * With a `budget` (a bounded data set's), each record is charged to it while it is kept, at its final size
  * from its claim on, so that completing a claim never needs room: a claim it has no room for
  * records nothing and fails with StoreFull.
  */

@@ -4,7 +4,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { storeFull } from '../../src/domain/errors.js'
 import type { Pet, PetDraft, PetId, PetStatus } from '../../src/domain/pet.js'
 import type { PetListQuery, PetRepository } from '../../src/domain/pet-repository.js'
-import { type Meter, textBytes } from '../../src/wiring/sandbox-budget.js'
+import { type Meter, textBytes } from '../../src/wiring/meter.js'
 
 /** The estimate of a created pet, beside its name: its slots in the columns and its id's in its status's list. */
 const PET_BYTES = 96
@@ -34,7 +34,7 @@ const firstAfter = (ids: ReadonlyArray<PetId>, after: PetId): number => {
  * Everything is lost when the process ends, and ids restart at 1. `seed` is inserted first, in
  * order, so its pets get ids 1..n.
  *
- * With a `budget` (a sandbox's), each pet created after the seed is charged to it, and an insert it
+ * With a `budget` (a bounded data set's), each pet created after the seed is charged to it, and an insert it
  * has no room for stores nothing and fails with StoreFull.
  */
 export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?: Meter): PetRepository => {

@@ -3,7 +3,7 @@ import { type Clock, realClock } from '../../src/domain/clock.js'
 import { quotaOfScope, quotaScope, type RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 
 interface MemoryRateLimitOptions {
-  /** The clock each scope's windows are aligned on: a sandbox's own, which its client moves; the real one by default. */
+  /** The clock each scope's windows are aligned on: its data set's own, which its client moves; the real one by default. */
   readonly clockOf?: (scope: string) => Clock
 }
 
@@ -19,7 +19,7 @@ const MIN_SWEEP_SIZE = 64
 
 /**
  * The RateLimitCounter port in process memory: one count per scope, per instance, in the windows
- * of that scope's clock (so each sandbox counts on its own clock, however far it was moved). A
+ * of that scope's clock (so each data set counts on its own clock, however far it was moved). A
  * count whose window has ended is dropped once the counts held have doubled since the last sweep:
  * a clock only moves forward, so an ended window never comes back, and memory stays bounded by
  * twice the clients active in one window (at least MIN_SWEEP_SIZE), at a constant cost per hit
@@ -29,8 +29,8 @@ export const memoryRateLimitCounter = ({ clockOf = () => realClock }: MemoryRate
   /** How many counts are held: what stays bounded as clients come and go. */
   readonly size: () => number
   /**
-   * Drops every count of a scope, in its main quota and in each of its own (quotaScope): a sandbox
-   * that ends takes them with it. A count on a clock moved far ahead would otherwise stay until
+   * Drops every count of a scope, in its main quota and in each of its own (quotaScope): a data set
+   * dropped takes them with it. A count on a clock moved far ahead would otherwise stay until
    * real time reached its window's end.
    */
   readonly forget: (scope: string) => void

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import type { Client } from '../../src/domain/authenticator.js'
-import type { MadeKeys } from '../../src/wiring/sandboxes.js'
-import { keyIdOf } from './static-key-authenticator.js'
+import { DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX } from '../../src/wiring/sandbox-budget.js'
+import { keyIdOf } from '../auth/static-key-authenticator.js'
 
 /**
  * What every made key looks like: this prefix, then 43 base64url characters (32 random bytes).
@@ -11,9 +11,6 @@ import { keyIdOf } from './static-key-authenticator.js'
 export const MADE_KEY_FORM = { prefix: 'sandbox_', length: 'sandbox_'.length + 43 } as const
 const RANDOM_BYTES = 32
 
-export const DEFAULT_SANDBOX_MAX = 1000
-export const DEFAULT_SANDBOX_IDLE_SECONDS = 3600
-
 /**
  * Made keys' scopes start with this, and configured keys' never do (theirs are bare SHA-256 hex): so a
  * scope of a made key that has ended is known as one without remembering it.
@@ -21,6 +18,32 @@ export const DEFAULT_SANDBOX_IDLE_SECONDS = 3600
 const MADE_SCOPE = 'made:'
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest()
+
+/** No key was made: `max` made keys are open; the least recently used one expires in `retryAfterSeconds` unless it is used. */
+interface MadeKeysFull {
+  readonly max: number
+  readonly retryAfterSeconds: number
+}
+
+/** The keys of the sandboxes made at run time. */
+export interface MadeKeys {
+  /** How long a made key may go unused before it expires. */
+  readonly idleSeconds: number
+  /** A new key and who it is, unless `max` made keys are open (expired ones count until `sweep` ends them). */
+  readonly make: () => E.Either<MadeKeysFull, { readonly key: string; readonly client: Client }>
+  /** Who an open made key is, or undefined for any other key; the key's idle time starts again. */
+  readonly find: (apiKey: string) => Client | undefined
+  /** Ends the made key of this scope at once; false when no made key of this scope is open. */
+  readonly end: (scope: string) => boolean
+  /** Ends every made key idle for `idleSeconds` or longer, and answers their scopes. */
+  readonly sweep: () => ReadonlyArray<string>
+  /** Whether a scope is a made key's, open or ended. */
+  readonly isMade: (scope: string) => boolean
+  /** Whether a scope may still be used: a configured key's always, a made key's until it ends. */
+  readonly isOpen: (scope: string) => boolean
+  /** How many made keys are open: what `max` bounds. */
+  readonly size: () => number
+}
 
 interface MadeKey {
   readonly digest: Buffer

@@ -4,7 +4,8 @@ import * as TE from 'fp-ts/TaskEither'
 import type { Authenticator, Client } from '../../src/domain/authenticator.js'
 import { type StoreError, type Unauthorized, unauthorized } from '../../src/domain/errors.js'
 import { type PetUseCases, petUseCases } from '../../src/domain/use-cases.js'
-import type { MadeKeys, SandboxClock, SandboxSpace } from '../../src/wiring/sandboxes.js'
+import type { DataSetClock, DataSets } from '../../src/wiring/data-sets.js'
+import type { MadeKeys } from './made-keys.js'
 import type { StorePorts } from '../../src/wiring/store-ports.js'
 import type { ExtensionFailure } from '../http/http-failures.js'
 import { CONFIGURED_SANDBOX, sandboxLimitReached } from './failures.js'
@@ -27,8 +28,8 @@ interface MadeSandbox {
 export interface Sandboxes {
   readonly useCasesFor: (client: Client) => TE.TaskEither<StoreError | Unauthorized, PetUseCases>
   readonly reset: (client: Client) => TE.TaskEither<StoreError | Unauthorized, void>
-  /** The sandbox's clock (SandboxSpace.clock), read live. */
-  readonly clockOf: (sandbox: string) => SandboxClock
+  /** The sandbox's clock (DataSets.clock), read live. */
+  readonly clockOf: (sandbox: string) => DataSetClock
   /** Moves the client's sandbox's clock forward by `ms` (>= 0); refused like reset once a made sandbox ended. */
   readonly advance: (client: Client, ms: number) => TE.TaskEither<StoreError | Unauthorized, void>
   /** Knows the keys of the open made sandboxes, and no other key. */
@@ -56,7 +57,7 @@ const refused = TE.fromEither(REFUSED)
  * without a timer, each time a key is authenticated or a sandbox made. A request of a sandbox that
  * ended while it was on its way finds it closed: nothing is opened or reset for it again.
  */
-export const perKeySandboxes = (space: SandboxSpace, made: MadeKeys): Sandboxes => {
+export const perKeySandboxes = (space: DataSets, made: MadeKeys): Sandboxes => {
   const bound = new WeakMap<StorePorts, PetUseCases>()
   const useCasesOf = (ports: StorePorts): PetUseCases => {
     // A forced delay of a create with an Idempotency-Key runs between the claim and the insert.

@@ -5,7 +5,7 @@ import type { Context } from 'koa'
 import { describeErrors } from '../../src/domain/codec.js'
 import { JsonInteger } from '../../src/domain/integer-text.js'
 import { unauthorized } from '../../src/domain/errors.js'
-import type { SandboxClock } from '../../src/wiring/sandboxes.js'
+import type { DataSetClock } from '../../src/wiring/data-sets.js'
 import type { AuthState } from '../http/auth.js'
 import { echoed, sendFailure } from '../http/error-response.js'
 import { JSON_TYPE } from '../http/etag.js'
@@ -47,7 +47,7 @@ const decodeClockAdvance = (body: unknown): E.Either<ReadonlyArray<string>, numb
   return unknown.length > 0 ? E.left(unknown) : E.right(decoded.right.advance)
 }
 
-const answerClock = (ctx: Context, clock: SandboxClock): void => {
+const answerClock = (ctx: Context, clock: DataSetClock): void => {
   ctx.type = JSON_TYPE
   ctx.body = JSON.stringify({ now: new Date(clock.now()).toISOString(), advancedMs: clock.advancedMs() })
 }

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from 'koa'
 import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/wiring/sandbox-budget.js'
-import type { MadeKeys, SandboxSpace } from '../../src/wiring/sandboxes.js'
+import type { DataSets } from '../../src/wiring/data-sets.js'
+import type { MadeKeys } from './made-keys.js'
 import type { AppExtension } from '../http/extension.js'
 import { type FailureState, sendFailure } from '../http/error-response.js'
 import type { Redact } from '../http/key-redaction.js'
@@ -40,7 +41,7 @@ export const SANDBOX_QUOTA: OwnQuota = { name: 'sandbox', limit: 600 }
 
 interface TestTargetOptions {
   /** The data sets of the sandboxes, one per key, and the keys of the sandboxes made at run time. */
-  readonly space: SandboxSpace
+  readonly space: DataSets
   readonly madeKeys: MadeKeys
   /**
    * What each sandbox may hold of journal, fault script and coverage (DEFAULT_SANDBOX_BUDGET when

@@ -20,8 +20,8 @@ type StoreUnavailable = { readonly _tag: 'StoreUnavailable'; readonly detail: st
  */
 export type StoreFailed = { readonly _tag: 'StoreFailed'; readonly detail: string }
 /**
- * The data set holds as much as it may (a sandbox of the test target at its budget): nothing was
- * written, and a retry fails the same until something is freed (the sandbox reset). `limitBytes`
+ * The data set holds as much as it may (a bounded one, at its bound): nothing was written, and a
+ * retry fails the same until something is freed (the data set reset). `limitBytes`
  * is what it may hold; `detail` is for the server log.
  */
 export type StoreFull = { readonly _tag: 'StoreFull'; readonly limitBytes: number; readonly detail: string }

@@ -10,7 +10,7 @@ export const DEFAULT_LEASE_MS = 30 * 1000
 
 /**
  * The times every adapter honours. `clock` is the clock of an adapter that keeps its own (memory):
- * the real one unless a test moves it or the store is a sandbox's; a shared store decides expiry
+ * the real one unless a test or a client moves it (a data set's clock); a shared store decides expiry
  * by its server's clock, never an instance's.
  */
 export interface IdempotencyTimes {

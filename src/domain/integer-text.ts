@@ -71,7 +71,7 @@ export const SafeIntegerText = (
 export class NumberText {
   constructor(readonly text: string) {}
 
-  /** Written back (a fault script read back, say) as the number JSON.parse would have read. */
+  /** Written back (a rule read back, say) as the number JSON.parse would have read. */
   toJSON(): number {
     return Number(this.text)
   }

@@ -14,8 +14,8 @@ export interface PetListQuery {
  * The storage port. Every adapter must pass test/ports/pet-repository.contract.ts:
  * - insert assigns a new positive id, unique across every instance sharing the store and never
  *   reused, and resolves only once the pet is durably stored (as durable as the adapter can be).
- *   A repository serves one data set: everyone's, or one sandbox's; a sandbox's reset starts a new
- *   data set, whose ids start again;
+ *   A repository serves one data set: everyone's, or one of the named ones a store may hold,
+ *   whose reset starts a new data set, whose ids start again;
  * - insert under a `createId` stores at most one pet: a second insert under the same id stores
  *   nothing and answers the pet the first stored (the draft is not compared). A failed insert may
  *   have stored its pet all the same (its answer lost or late, its write concern not met), so a

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
 import * as E from 'fp-ts/Either'
-import { DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX } from '../../adapters/auth/made-keys.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 import { type Env, integerSetting, type Read } from './setting-read.js'
 import { REMOVED_SETTINGS } from './settings.js'
-import { DEFAULT_SANDBOX_BUDGET, sandboxBytes } from '../wiring/sandbox-budget.js'
+import { DEFAULT_SANDBOX_BUDGET, DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX, sandboxBytes } from '../wiring/sandbox-budget.js'
 import { type StoreConfig, storeSetting } from './store-config.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */

@@ -1,6 +1,5 @@
 import * as E from 'fp-ts/Either'
 import pino, { type Logger } from 'pino'
-import { MADE_KEY_FORM, madeKeys } from '../../adapters/auth/made-keys.js'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { buildApp } from '../../adapters/http/app.js'
 import { cursorCodec } from '../../adapters/http/cursor.js'
@@ -12,7 +11,7 @@ import type { AppExtension } from '../../adapters/http/extension.js'
 import type { Redact } from '../../adapters/http/key-redaction.js'
 import { applySeed } from './seed/apply-seed.js'
 import { seedGate } from './seed/seed-gate.js'
-import type { SandboxSpace } from '../wiring/sandboxes.js'
+import type { DataSets } from '../wiring/data-sets.js'
 import type { Store } from '../wiring/store.js'
 
 /**
@@ -45,18 +44,23 @@ const printDevelopmentKeyBanner = (key: string, url: string): void => {
 }
 
 /**
- * The test target for client developers, when PETSTORE_TEST_TARGET=on turns it on over the store's
- * sandboxes; otherwise undefined, and its module is never loaded.
+ * What redacts the configured keys, and, when PETSTORE_TEST_TARGET=on turns it on over the store's
+ * data sets, the test target for client developers, whose made keys it redacts too. Off, none of
+ * the test target's modules is loaded.
  */
-const mountedTestTarget = async (
+const withTestTarget = async (
   config: Config,
-  space: SandboxSpace | undefined,
-  redact: Redact,
+  keys: ReadonlyArray<string>,
+  space: DataSets | undefined,
   shutdown: AbortSignal,
-): Promise<AppExtension | undefined> => {
-  if (space === undefined) return undefined
+): Promise<{ readonly redact: Redact; readonly testTarget?: AppExtension }> => {
+  if (space === undefined) return { redact: keyRedactor(keys) }
+  const { MADE_KEY_FORM, madeKeys } = await import('../../adapters/test-target/made-keys.js')
   const { testTarget } = await import('../../adapters/test-target/test-target.js')
-  return testTarget({ space, madeKeys: madeKeys(config.madeSandboxes), redact, maxBodyBytes: config.maxBodyBytes, shutdown })
+  // The keys of sandboxes made at run time are not known yet: they are hidden by their form.
+  const redact = keyRedactor(keys, [MADE_KEY_FORM])
+  const made = madeKeys(config.madeSandboxes)
+  return { redact, testTarget: testTarget({ space, madeKeys: made, redact, maxBodyBytes: config.maxBodyBytes, shutdown }) }
 }
 
 /** A service listening in this process. */
@@ -84,13 +88,11 @@ export const startService = async (
   // Readiness and creates wait for the seed to settle.
   const { store, open: seedSettled } = seedGate(opened)
   const keys = config.apiKeys.source === 'configured' ? config.apiKeys.keys : [config.apiKeys.key]
-  // readConfig refuses the test target on a store without sandboxes.
-  const space = config.testTarget ? store.sandboxes : undefined
-  // The keys of sandboxes made at run time are not known yet: they are hidden by their form.
-  const redact = keyRedactor(keys, space === undefined ? [] : [MADE_KEY_FORM])
+  // readConfig refuses the test target on a store without data sets.
+  const space = config.testTarget ? store.dataSets : undefined
   let draining = false
   const shutdownBegun = new AbortController()
-  const testTarget = await mountedTestTarget(config, space, redact, shutdownBegun.signal)
+  const { redact, testTarget } = await withTestTarget(config, keys, space, shutdownBegun.signal)
   const app = buildApp({
     useCases: petUseCases(store.shared),
     ...(testTarget === undefined ? {} : { extension: testTarget }),

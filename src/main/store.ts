@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../domain/pet.js'
+import { DEFAULT_SANDBOX_BUDGET } from '../wiring/sandbox-budget.js'
 import type { Store } from '../wiring/store.js'
 import type { StoreConfig } from './store-config.js'
 
@@ -13,7 +14,8 @@ import type { StoreConfig } from './store-config.js'
 export const openStore = async (config: StoreConfig, seed: ReadonlyArray<PetDraft> = []): Promise<E.Either<string, Store>> => {
   switch (config.kind) {
     case 'memory':
-      return E.right(memoryStore(seed))
+      // Its data sets are the test target's sandboxes, each bounded by the store's part of their budget.
+      return E.right(memoryStore(seed, {}, DEFAULT_SANDBOX_BUDGET.storeBytes))
     case 'mongodb': {
       const { openMongoStore } = await import('../../adapters/mongodb/mongo-store.js')
       return E.tryCatch(

@@ -1,9 +1,9 @@
 /**
  * The test target's one memory rule: a sandbox holds at most its budget of bytes, whatever its
- * client sends. Bytes are estimated, not measured (the engine tells no object's size), by one rule
- * every holder follows: 2 bytes per character of each string kept (UTF-16; the engine keeps ASCII
- * in 1), plus a fixed overhead per object, entry or value kept. test/bench/sandbox-memory.ts
- * checks the estimate against what a full sandbox really takes.
+ * client sends, as a Meter (meter.ts) estimates them. test/bench/sandbox-memory.ts checks the
+ * estimate against what a full sandbox really takes. The composition root sizes the test target
+ * with it (how many made sandboxes fit in the heap) and bounds the store's data sets by its
+ * `storeBytes`; the test target bounds the rest.
  *
  * The budget is split between what a sandbox holds, each part with its rule for when it is full
  * (docs/guides/settings.md states them): its request journal drops its oldest entries, a create
@@ -21,6 +21,11 @@ export interface SandboxBudget {
 }
 
 const KIB = 1024
+
+/** How many sandboxes made at run time may be open at once (PETSTORE_SANDBOX_MAX), unless memory holds fewer. */
+export const DEFAULT_SANDBOX_MAX = 1000
+/** How long a made sandbox may go unused before it ends (PETSTORE_SANDBOX_IDLE_SECONDS). */
+export const DEFAULT_SANDBOX_IDLE_SECONDS = 3600
 
 /**
  * What every sandbox may hold: 2 MiB, with SANDBOX_OVERHEAD_BYTES, so that the default 1,000 made
@@ -51,42 +56,3 @@ export const sandboxBytes = (budget: SandboxBudget, seededPets: number): number 
   budget.scriptBytes +
   budget.coverageBytes +
   seededPets * SEEDED_PET_BYTES
-
-/** The estimate of a string kept: 2 bytes a character. */
-export const textBytes = (text: string): number => 2 * text.length
-
-/** The estimate of each JSON value kept (object, array, string, number, boolean or null), beside its strings' characters. */
-export const VALUE_BYTES = 64
-
-/** The estimate of a parsed JSON value kept: VALUE_BYTES for it and for each value in it, and its strings' (and member names') characters. */
-export const jsonBytes = (value: unknown): number => {
-  if (typeof value === 'string') return VALUE_BYTES + textBytes(value)
-  if (Array.isArray(value)) return value.reduce<number>((bytes, item) => bytes + jsonBytes(item), VALUE_BYTES)
-  if (typeof value === 'object' && value !== null)
-    return Object.entries(value).reduce<number>((bytes, [name, member]) => bytes + textBytes(name) + jsonBytes(member), VALUE_BYTES)
-  return VALUE_BYTES
-}
-
-/** What one holder keeps of one sandbox, against its part of the budget. */
-export interface Meter {
-  /** Counts `bytes` more, and answers true, when they fit in the part; otherwise counts nothing and answers false. */
-  readonly charge: (bytes: number) => boolean
-  /** Counts `bytes` fewer: something charged was let go. */
-  readonly release: (bytes: number) => void
-  readonly used: () => number
-  readonly limit: number
-}
-
-export const meter = (limit: number): Meter => {
-  let used = 0
-  return {
-    charge: (bytes) => {
-      if (used + bytes > limit) return false
-      used += bytes
-      return true
-    },
-    release: (bytes) => void (used -= bytes),
-    used: () => used,
-    limit,
-  }
-}

@@ -1,7 +1,7 @@
 import type * as TE from 'fp-ts/TaskEither'
 import type { StoreError } from '../domain/errors.js'
 import type { RateLimitCounter } from './rate-limit-counter.js'
-import type { SandboxSpace } from './sandboxes.js'
+import type { DataSets } from './data-sets.js'
 import type { StorePorts } from './store-ports.js'
 
 /**
@@ -19,12 +19,12 @@ export type SeedOutcome =
  * composition root wires: the data sets, their seed, the rate-limit counts, readiness and shutdown.
  */
 export interface Store {
-  /** The one data set every key shares when sandboxes are off. */
+  /** The one data set every key shares, unless a driver gives a key one of `dataSets`. */
   readonly shared: StorePorts
   /** Applies the seed to the shared data set if it never held a pet; exactly once across instances. */
   readonly seed: () => TE.TaskEither<StoreError, SeedOutcome>
-  /** Per-key data sets; only the embedded store has them (PETSTORE_TEST_TARGET=on). */
-  readonly sandboxes?: SandboxSpace
+  /** Data sets apart from the shared one, by name; only the embedded store has them (the test target's sandboxes). */
+  readonly dataSets?: DataSets
   /**
    * The rate-limit counts of every client: shared by the instances that share the store when it
    * is shared (so one limit holds across them), per instance when it is not.

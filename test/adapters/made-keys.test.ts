@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { MADE_KEY_FORM, madeKeys } from '../../adapters/auth/made-keys.js'
+import { MADE_KEY_FORM, madeKeys } from '../../adapters/test-target/made-keys.js'
 import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
 import { MIN_KEY_LENGTH } from '../../src/main/config.js'
 

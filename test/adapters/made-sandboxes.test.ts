@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { madeKeys } from '../../adapters/auth/made-keys.js'
+import { madeKeys } from '../../adapters/test-target/made-keys.js'
 import { CONFIGURED_SANDBOX } from '../../adapters/test-target/failures.js'
 import { faultScripts } from '../../adapters/test-target/fault-script.js'
 import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
@@ -40,7 +40,7 @@ const anEntry = (path: string): Omit<JournalEntry, 'sequence'> => ({
 const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
   const store = memoryStore([{ name: 'seeded', categoryId: 1, status: 'sold' }])
   const made = madeKeys(options)
-  const sandboxes = perKeySandboxes(store.sandboxes, made)
+  const sandboxes = perKeySandboxes(store.dataSets, made)
   const journal = requestJournal(DEFAULT_SANDBOX_BUDGET.journalBytes)
   const scripts = faultScripts()
   const coverage = contractCoverage(DEFAULT_SANDBOX_BUDGET.coverageBytes)
@@ -77,7 +77,7 @@ Churn('Memory stays bounded under churn: 10,000 sandboxes made, used and ended l
     ended.push(client.scope)
   }
   assert.is(state.made.size(), 0)
-  assert.is(state.store.sandboxes.size(), 0)
+  assert.is(state.store.dataSets.size(), 0)
   assert.not.ok(ended.some(state.holdsFor))
 })
 
@@ -86,11 +86,11 @@ Churn('Memory stays bounded under churn: 10,000 sandboxes made, used and left to
   const state = sandboxesWithState({ max: 10_000, idleSeconds: 60, now: () => time })
   const left: string[] = []
   for (let index = 0; index < 10_000; index += 1) left.push((await makeAndUse(state)).scope)
-  assert.is(state.store.sandboxes.size(), 10_000)
+  assert.is(state.store.dataSets.size(), 10_000)
   time += 60_000
   await makeAndUse(state)
   assert.is(state.made.size(), 1)
-  assert.is(state.store.sandboxes.size(), 1)
+  assert.is(state.store.dataSets.size(), 1)
   assert.not.ok(left.some(state.holdsFor))
 })
 
@@ -112,7 +112,7 @@ Ended(
     assert.equal(await state.sandboxes.end(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
     assert.is(state.sandboxes.clockOf(client.scope).advancedMs(), 0)
     assert.not.ok(state.holdsFor(client.scope))
-    assert.is(state.store.sandboxes.size(), 0)
+    assert.is(state.store.dataSets.size(), 0)
   },
 )
 

@@ -5,17 +5,17 @@ import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { quotaScope } from '../../src/wiring/rate-limit-counter.js'
 import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
 import { petRepositoryContract } from '../ports/pet-repository.contract.js'
-import { sandboxSpaceContract } from '../ports/sandbox-space.contract.js'
+import { dataSetsContract } from '../ports/data-sets.contract.js'
 
 // One process holds one memory store: another "instance" in the same process shares it.
-sandboxSpaceContract('memory', async (seed) => {
-  const { sandboxes } = memoryStore(seed)
-  return { space: sandboxes, sibling: async () => sandboxes, dispose: async () => undefined }
+dataSetsContract('memory', async (seed) => {
+  const { dataSets } = memoryStore(seed)
+  return { space: dataSets, sibling: async () => dataSets, dispose: async () => undefined }
 })
 
 /** The ports of one sandbox of a fresh memory store, which must keep the port contracts too. */
 const sandboxPorts = async (times = {}) => {
-  const opened = await memoryStore([], times).sandboxes.open('aaaa0001')()
+  const opened = await memoryStore([], times).dataSets.open('aaaa0001')()
   if (E.isLeft(opened)) throw new Error('the memory store failed')
   return opened.right
 }
@@ -49,12 +49,12 @@ Store("counts a sandbox's rate limits on its clock: advanced past the window, on
     return E.isRight(hit) ? hit.right.count : 0
   }
   for (const scope of ['aaaa0001', 'bbbb0002', 'not a sandbox']) await countOf(scope)
-  await store.sandboxes.advance('aaaa0001', 60_000)()
+  await store.dataSets.advance('aaaa0001', 60_000)()
   assert.equal([await countOf('aaaa0001'), await countOf('bbbb0002'), await countOf('not a sandbox')], [1, 2, 2])
 })
 
 Store('holds a sandbox from its first opening (or advance) until it is dropped', async () => {
-  const { sandboxes } = memoryStore()
+  const { dataSets: sandboxes } = memoryStore()
   await sandboxes.open('aaaa0001')()
   await sandboxes.open('bbbb0002')()
   await sandboxes.reset('cccc0003')()
@@ -67,14 +67,14 @@ Store('holds a sandbox from its first opening (or advance) until it is dropped',
 Store('a dropped sandbox takes its rate-limit counts with it, in every quota, however far its clock was moved', async () => {
   const store = memoryStore()
   for (const sandbox of ['aaaa0001', 'bbbb0002']) {
-    await store.sandboxes.open(sandbox)()
+    await store.dataSets.open(sandbox)()
     // An hour ahead: its window ends an hour from now in real time, when a sweep would find it ended.
-    await store.sandboxes.advance(sandbox, 3_600_000)()
+    await store.dataSets.advance(sandbox, 3_600_000)()
     for (const scope of [sandbox, quotaScope(sandbox, 'sandbox')]) await store.rateLimits.hit(scope, 60_000)()
   }
   await store.rateLimits.hit('not a sandbox', 60_000)()
   assert.is(store.rateLimits.size(), 5)
-  for (const sandbox of ['aaaa0001', 'bbbb0002']) await store.sandboxes.drop(sandbox)()
+  for (const sandbox of ['aaaa0001', 'bbbb0002']) await store.dataSets.drop(sandbox)()
   assert.is(store.rateLimits.size(), 1)
 })
 

@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/Either'
-import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { readConfig } from '../../src/main/config.js'
 import { PET_STATUSES } from '../../src/domain/pet.js'
 import { runService } from '../../src/main/service.js'
+import { openStore } from '../../src/main/store.js'
 
 /**
  * The composed service exactly as `npm start` runs it (default settings, request logging on), with
@@ -35,4 +35,8 @@ const config = readConfig(
   () => 'unused-generated-key',
 )
 if (E.isLeft(config)) throw new Error(config.left.join('; '))
-void runService(config.right, memoryStore(pets))
+// Opened as `npm start` opens it, seeded with the pets.
+void openStore(config.right.store, pets).then((store) => {
+  if (E.isLeft(store)) throw new Error(store.left)
+  return runService(config.right, store.right)
+})

@@ -23,7 +23,7 @@ withChromium(
       context.browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] })
     })
     Inspector.before.each(async (context) => {
-      context.api = await startApi({ sandboxes: memoryStore().sandboxes })
+      context.api = await startApi({ sandboxes: memoryStore().dataSets })
       context.page = await context.browser.newPage()
       context.errors = []
       context.page.on('console', (message) => {

@@ -70,7 +70,7 @@ const overTheLimit: RateLimitCounter = { hit: () => TE.right({ count: Number.MAX
 Declared(
   'two Authorization headers, no key and a key over its quota are answered as declared on every operation, test target on',
   async () => {
-    const api = await startApi({ sandboxes: memoryStore().sandboxes, rateLimit: { limit: 1, counter: overTheLimit } })
+    const api = await startApi({ sandboxes: memoryStore().dataSets, rateLimit: { limit: 1, counter: overTheLimit } })
     try {
       const operations = operationsOf(api.contract as unknown as Document).filter(({ authenticated }) => authenticated)
       assert.ok(operations.length >= 15, `${operations.length} operations`)

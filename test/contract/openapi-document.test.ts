@@ -36,7 +36,7 @@ const CONFIGURATIONS: ReadonlyArray<{
   readonly options: Parameters<typeof startApi>[0]
 }> = [
   { name: 'default', testTarget: false, options: {} },
-  { name: 'test target', testTarget: true, options: { sandboxes: memoryStore().sandboxes } },
+  { name: 'test target', testTarget: true, options: { sandboxes: memoryStore().dataSets } },
 ]
 
 const served = (testTarget: boolean): Document =>

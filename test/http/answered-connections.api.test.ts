@@ -43,7 +43,7 @@ const stallUntil = (holds: () => boolean): void => {
 
 for (const [mode, options, seeded] of [
   ['by default', {}, 0],
-  ['with the test target', { sandboxes: memoryStore(SEED).sandboxes }, SEED.length],
+  ['with the test target', { sandboxes: memoryStore(SEED).dataSets }, SEED.length],
 ] as const) {
   AnsweredConnections(
     `When a create arrives on an idle connection as its headers timeout passes in a stalled event loop, then it is answered 408 and not carried out (${mode})`,

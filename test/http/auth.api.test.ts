@@ -118,7 +118,7 @@ Auth('When two Authorization headers are sent, then 400 invalid_request on every
 })
 
 Auth('When two Authorization headers reach the sandbox reset, then 400 invalid_request too', async () => {
-  const api = await startApi({ sandboxes: memoryStore().sandboxes })
+  const api = await startApi({ sandboxes: memoryStore().dataSets })
   try {
     const response = await api.request('POST', '/v1/sandbox/reset', {
       key: false,

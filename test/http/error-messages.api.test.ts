@@ -7,7 +7,7 @@ import { apiSuite, assertError } from '../support/api-suite.js'
 const MAX_MESSAGE_CHARS = 1024
 
 const Messages = apiSuite('Error messages: bounded whatever the input', () => ({
-  sandboxes: memoryStore().sandboxes,
+  sandboxes: memoryStore().dataSets,
 }))
 
 Messages('An error message names at most five problems and says how many more there were', async ({ api }) => {

@@ -19,7 +19,7 @@ const timed = async <A>(call: () => Promise<A>): Promise<{ result: A; elapsedMs:
 }
 
 /** The whole test target, over a store of its own. */
-const testTargetOn = () => ({ sandboxes: memoryStore().sandboxes })
+const testTargetOn = () => ({ sandboxes: memoryStore().dataSets })
 
 const assertNothingApplied = (response: ApiResponse): void => assert.is(response.headers.get('preference-applied'), null)
 

@@ -32,7 +32,7 @@ Features('lists the inspector, the sandbox operations and the fault script only 
   const configurations = [
     { options: {}, links: BASE_LINKS },
     {
-      options: { sandboxes: memoryStore().sandboxes },
+      options: { sandboxes: memoryStore().dataSets },
       links: { ...BASE_LINKS, ...sandboxLinks, sandboxFaults: '/v1/sandbox/faults' },
     },
   ]

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { MAX_ECHOED_CHARS } from '../../adapters/http/error-response.js'
 import { keyRedactor } from '../../adapters/http/key-redaction.js'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
-import { MADE_KEY_FORM } from '../../adapters/auth/made-keys.js'
+import { MADE_KEY_FORM } from '../../adapters/test-target/made-keys.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
@@ -27,7 +27,7 @@ Redaction.before.each(async (context) => {
   context.log = capturedLogger()
   context.api = await startApi({
     logger: context.log.logger,
-    sandboxes: memoryStore().sandboxes,
+    sandboxes: memoryStore().dataSets,
     authenticator: staticKeyAuthenticator([TEST_KEY, SLASHED_KEY]),
     redact: keyRedactor([TEST_KEY, SLASHED_KEY], [MADE_KEY_FORM]),
   })

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { type MadeKeysOptions, madeKeys } from '../../adapters/auth/made-keys.js'
+import { type MadeKeysOptions, madeKeys } from '../../adapters/test-target/made-keys.js'
 import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { MadeKeys } from '../../src/wiring/sandboxes.js'
+import type { MadeKeys } from '../../adapters/test-target/made-keys.js'
 import { gatedInserts, idsOf, SEED, SEEDED_IDS } from '../support/sandbox-spaces.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
@@ -39,7 +39,7 @@ interface Context {
   api: RunningApi
   clock: ReturnType<typeof testClock>
   made: MadeKeys
-  space: ReturnType<typeof memoryStore>['sandboxes']
+  space: ReturnType<typeof memoryStore>['dataSets']
 }
 
 /** A suite whose every test gets an app with sandboxes and faults, its memory store, its made keys and their clock. */
@@ -48,7 +48,7 @@ const madeSandboxesSuite = (name: string, options: Omit<MadeKeysOptions, 'now'> 
   test.before.each(async (context) => {
     context.clock = testClock()
     context.made = madeKeys({ ...options, now: context.clock.now })
-    context.space = memoryStore(SEED).sandboxes
+    context.space = memoryStore(SEED).dataSets
     context.api = await startApi({ sandboxes: context.space, madeKeys: context.made })
   })
   test.after.each(async (context) => {
@@ -257,7 +257,7 @@ Counted(
     const clock = testClock()
     const store = memoryStore(SEED)
     const api = await startApi({
-      sandboxes: store.sandboxes,
+      sandboxes: store.dataSets,
       madeKeys: madeKeys({ idleSeconds: 60, now: clock.now }),
       rateLimit: { limit: 100, counter: store.rateLimits },
     })

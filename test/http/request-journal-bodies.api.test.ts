@@ -28,7 +28,7 @@ const requestOf = async (api: RunningApi): Promise<JournalMessage> => {
 }
 
 const Bodies = apiSuite('The bodies the request journal keeps', () => ({
-  sandboxes: memoryStore().sandboxes,
+  sandboxes: memoryStore().dataSets,
 }))
 
 Bodies('a body refused before it was read is kept as it was sent: a 415, a 405, a forced failure', async ({ api }) => {

@@ -30,7 +30,7 @@ const sendSix = async (api: RunningApi): Promise<void> => {
   assert.is((await api.request('PUT', '/v1/pets', { body: aNewPet() })).status, 405)
 }
 
-const Filters = apiSuite('Filters of the request journal', () => ({ sandboxes: memoryStore().sandboxes }))
+const Filters = apiSuite('Filters of the request journal', () => ({ sandboxes: memoryStore().dataSets }))
 
 Filters('each entry names the operation its method and path name, HEAD its GET’s, whatever it was answered', async ({ api }) => {
   await sendSix(api)
@@ -127,7 +127,7 @@ Filters('a header filter with a run of 15,000 spaces in its value is read at onc
 Filters.run()
 
 const Limited = apiSuite('Counting in the request journal with a rate limit of 1 a minute', () => ({
-  sandboxes: memoryStore().sandboxes,
+  sandboxes: memoryStore().dataSets,
   rateLimit: { limit: 1, counter: memoryRateLimitCounter() },
 }))
 

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
-import type { SandboxSpace } from '../../src/wiring/sandboxes.js'
+import type { DataSets } from '../../src/wiring/data-sets.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
 import { gate, withSandboxPets } from '../support/sandbox-spaces.js'
@@ -19,7 +19,7 @@ const journalOf = async (api: RunningApi, query = '', key: string = TEST_KEY): P
 }
 
 const Journal = apiSuite('The request journal: per-key sandboxes', () => ({
-  sandboxes: memoryStore().sandboxes,
+  sandboxes: memoryStore().dataSets,
 }))
 
 Journal('keeps what the client sent and what it was answered, newest first, never the key', async ({ api }) => {
@@ -172,8 +172,8 @@ Journal('a body is kept as text, at most 4 KiB of it, marked bodyTruncated when 
 Journal.run()
 
 /** Sandboxes whose listing fails with an exception, as a bug would: the edge answers 500. */
-const buggySandboxes = (): SandboxSpace => {
-  const space = memoryStore().sandboxes
+const buggySandboxes = (): DataSets => {
+  const space = memoryStore().dataSets
   if (space === undefined) throw new Error('the memory store has sandboxes')
   return withSandboxPets(space, (pets) => ({ ...pets, list: () => () => Promise.reject(new Error('a bug')) }))
 }
@@ -191,7 +191,7 @@ Failing.run()
 
 /** Sandboxes whose listings wait at a gate the test opens: a list request is held in flight while others pass. */
 const gatedLists = () => {
-  const space = memoryStore().sandboxes
+  const space = memoryStore().dataSets
   if (space === undefined) throw new Error('the memory store has sandboxes')
   const listing = gate()
   const sandboxes = withSandboxPets(space, (pets) => ({
@@ -259,7 +259,7 @@ InFlight('a cleared journal numbers from 1 again, without the requests that arri
 InFlight.run()
 
 const Limited = apiSuite('The request journal with a rate limit of 2 a minute', () => ({
-  sandboxes: memoryStore().sandboxes,
+  sandboxes: memoryStore().dataSets,
   rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 

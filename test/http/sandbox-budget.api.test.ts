@@ -10,7 +10,7 @@ import type { RunningApi } from '../support/start-api.js'
 const SMALL: SandboxBudget = { ...DEFAULT_SANDBOX_BUDGET, journalBytes: 128 * 1024, storeBytes: 4096, scriptBytes: 2048 }
 
 const Budget = apiSuite('A sandbox holds at most its budget', () => ({
-  sandboxes: memoryStore(SEED, {}, SMALL.storeBytes).sandboxes,
+  sandboxes: memoryStore(SEED, {}, SMALL.storeBytes).dataSets,
   budget: SMALL,
 }))
 
@@ -105,7 +105,7 @@ Budget('A fault script bigger than a sandbox keeps for one is refused 400, and t
   assert.equal((await api.request('GET', '/v1/sandbox/faults')).body, [rule])
 })
 
-const Default = apiSuite('A sandbox holds at most the default budget', () => ({ sandboxes: memoryStore().sandboxes }))
+const Default = apiSuite('A sandbox holds at most the default budget', () => ({ sandboxes: memoryStore().dataSets }))
 
 Default('The script of 100 rules matching on 300 empty objects each, 2 MB in memory, is refused', async ({ api }) => {
   const rules = Array.from({ length: 100 }, () => ({

@@ -37,7 +37,7 @@ const assertAhead = (clock: SandboxClock, advancedMs: number): void => {
   assert.ok(Math.abs(ahead - advancedMs) < HOUR_MS, `${ahead} ms ahead of real time, not ${advancedMs}`)
 }
 
-const Clock = apiSuite("Per-key sandboxes: each sandbox's clock", () => ({ sandboxes: memoryStore(SEED).sandboxes }))
+const Clock = apiSuite("Per-key sandboxes: each sandbox's clock", () => ({ sandboxes: memoryStore(SEED).dataSets }))
 
 Clock("A sandbox's clock reads real time until it is advanced, in ISO 8601 UTC with milliseconds", async ({ api }) => {
   const clock = await readClock(api)
@@ -182,7 +182,7 @@ const gatedCreates = (count: number) => {
   const store = memoryStore(SEED)
   const gates = Array.from({ length: count }, gate)
   let reached = 0
-  const space = withSandboxPets(store.sandboxes, (pets) => ({
+  const space = withSandboxPets(store.dataSets, (pets) => ({
     ...pets,
     insert: (draft, createId) => {
       const held = gates[reached]
@@ -242,7 +242,7 @@ const standingStore = () => memoryStore(SEED, { clock: { now: () => 30_000 } })
 
 const RateLimited = apiSuite("Per-key sandboxes, PETSTORE_RATE_LIMIT=3: windows on the sandbox's clock", () => {
   const store = standingStore()
-  return { sandboxes: store.sandboxes, rateLimit: { limit: 3, counter: store.rateLimits } }
+  return { sandboxes: store.dataSets, rateLimit: { limit: 3, counter: store.rateLimits } }
 })
 
 RateLimited(

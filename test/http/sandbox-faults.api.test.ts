@@ -5,7 +5,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { MAX_DELAY_MS } from '../../adapters/test-target/faults.js'
-import type { SandboxSpace } from '../../src/wiring/sandboxes.js'
+import type { DataSets } from '../../src/wiring/data-sets.js'
 import type { StorePorts } from '../../src/wiring/store-ports.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
@@ -14,7 +14,7 @@ import { capturedLogger } from '../support/captured-logger.js'
 import { rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
-const withSandboxFaults = () => ({ sandboxes: memoryStore().sandboxes })
+const withSandboxFaults = () => ({ sandboxes: memoryStore().dataSets })
 
 const setScript = (api: RunningApi, rules: unknown, key: string = TEST_KEY) =>
   api.request('PUT', '/v1/sandbox/faults', { body: rules, key })
@@ -461,8 +461,8 @@ Script.run()
  * Per-key sandboxes whose idempotency stores announce a claim: `claimed` resolves once a create has
  * claimed its key, so that a test sends its retry then, not after a guessed wait.
  */
-const claimWatchedSandboxes = (): { sandboxes: SandboxSpace; claimed: Promise<void> } => {
-  const space = memoryStore().sandboxes
+const claimWatchedSandboxes = (): { sandboxes: DataSets; claimed: Promise<void> } => {
+  const space = memoryStore().dataSets
   if (space === undefined) throw new Error('the memory store has sandboxes')
   let announce = (): void => undefined
   const claimed = new Promise<void>((resolve) => (announce = resolve))

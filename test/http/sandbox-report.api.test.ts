@@ -28,7 +28,7 @@ const create = (api: RunningApi, headers: Record<string, string> = {}, name = 'R
   api.request('POST', '/v1/pets', { body: aNewPet({ name }), headers })
 
 const Report = apiSuite('The sandbox report: PETSTORE_TEST_TARGET=on', () => ({
-  sandboxes: memoryStore(SEED).sandboxes,
+  sandboxes: memoryStore(SEED).dataSets,
 }))
 
 Report('A client that retries a 503 at once is told retry_after_ignored, naming both requests', async ({ api }) => {
@@ -227,7 +227,7 @@ Report('The report says how many requests the full journal let go, on which a fi
 Report.run()
 
 const Limited = apiSuite('The sandbox report with a rate limit of 2 a minute', () => ({
-  sandboxes: memoryStore().sandboxes,
+  sandboxes: memoryStore().dataSets,
   rateLimit: { limit: 2, counter: oneWindowCounter() },
 }))
 

@@ -7,7 +7,7 @@ import { OTHER_KEY } from '../support/start-api.js'
 
 const nextLinkOf = (link: string | null): string => /^<([^>]+)>; rel="next"$/.exec(link ?? '')?.[1] ?? 'no next link'
 
-const Sandboxes = apiSuite('Per-key sandboxes', () => ({ sandboxes: memoryStore(SEED).sandboxes }))
+const Sandboxes = apiSuite('Per-key sandboxes', () => ({ sandboxes: memoryStore(SEED).dataSets }))
 
 Sandboxes('Each key starts from the seed, with its own ids counting on from it', async ({ api }) => {
   assert.equal(idsOf((await api.request('GET', '/v1/pets')).body), SEEDED_IDS)

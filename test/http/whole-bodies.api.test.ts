@@ -1,10 +1,10 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { madeKeys } from '../../adapters/auth/made-keys.js'
+import { madeKeys } from '../../adapters/test-target/made-keys.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
-import type { MadeKeys } from '../../src/wiring/sandboxes.js'
+import type { MadeKeys } from '../../adapters/test-target/made-keys.js'
 import { type CapturedLogger, capturedLogger } from '../support/captured-logger.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { rawConnection, rawExchange } from '../support/raw-http.js'
@@ -32,7 +32,7 @@ WholeBodies.before.each(async (context) => {
   context.made = madeKeys()
   context.api = await startApi({
     logger: context.log.logger,
-    sandboxes: memoryStore(SEED).sandboxes,
+    sandboxes: memoryStore(SEED).dataSets,
     madeKeys: context.made,
     maxBodyBytes: MAX_BODY_BYTES,
   })

@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
-import type { SandboxSpace } from '../../src/wiring/sandboxes.js'
+import type { DataSets } from '../../src/wiring/data-sets.js'
 
 /** Five pets a sandbox starts from, and their ids. */
 export const SEED: ReadonlyArray<PetDraft> = Array.from({ length: 5 }, (_, index) => ({
@@ -17,7 +17,7 @@ export const SEEDED_IDS = [1, 2, 3, 4, 5]
 export const idsOf = (body: unknown): ReadonlyArray<number> => (body as ReadonlyArray<{ id: number }>).map((pet) => pet.id)
 
 /** `space`, with each sandbox's pet repository replaced by what `change` makes of it. */
-export const withSandboxPets = (space: SandboxSpace, change: (pets: PetRepository) => PetRepository): SandboxSpace => ({
+export const withSandboxPets = (space: DataSets, change: (pets: PetRepository) => PetRepository): DataSets => ({
   ...space,
   open: (sandbox) =>
     pipe(
@@ -41,9 +41,9 @@ export const gate = () => {
  */
 export const gatedInserts = (seed: ReadonlyArray<PetDraft>) => {
   const store = memoryStore(seed)
-  if (store.sandboxes === undefined) throw new Error('the memory store has sandboxes')
+  if (store.dataSets === undefined) throw new Error('the memory store has sandboxes')
   const inserting = gate()
-  const space = withSandboxPets(store.sandboxes, (pets) => ({
+  const space = withSandboxPets(store.dataSets, (pets) => ({
     ...pets,
     insert: (draft, createId) =>
       pipe(
@@ -51,5 +51,5 @@ export const gatedInserts = (seed: ReadonlyArray<PetDraft>) => {
         TE.flatMap(() => pets.insert(draft, createId)),
       ),
   }))
-  return { space, size: store.sandboxes.size, atGate: inserting.atGate, open: inserting.open }
+  return { space, size: store.dataSets.size, atGate: inserting.atGate, open: inserting.open }
 }

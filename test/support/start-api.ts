@@ -9,8 +9,8 @@ import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { keyRedactor } from '../../adapters/http/key-redaction.js'
 import { testTarget } from '../../adapters/test-target/test-target.js'
 import type { SandboxBudget } from '../../src/wiring/sandbox-budget.js'
-import type { MadeKeys, SandboxSpace } from '../../src/wiring/sandboxes.js'
-import { MADE_KEY_FORM, madeKeys } from '../../adapters/auth/made-keys.js'
+import type { DataSets } from '../../src/wiring/data-sets.js'
+import { MADE_KEY_FORM, type MadeKeys, madeKeys } from '../../adapters/test-target/made-keys.js'
 import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
@@ -191,7 +191,7 @@ export const startApi = async (
     readonly store?: Store
     readonly limits?: ServerLimits
     /** The whole test target, as PETSTORE_TEST_TARGET=on mounts it, with its sandboxes over this space. */
-    readonly sandboxes?: SandboxSpace
+    readonly sandboxes?: DataSets
     /** The keys of sandboxes made at run time; a registry with the defaults when omitted. */
     readonly madeKeys?: MadeKeys
     /** What each sandbox may hold beside its store (whose part its space bounds); the default budget when omitted. */
