@@ -99,8 +99,8 @@ Package('the packed tarball holds the compiled service and no sources or tests',
   for (const file of [
     'package.json',
     'lib/src/main/cli.js',
-    'lib/src/main/start-pet-store.js',
-    'lib/src/main/start-pet-store.d.ts',
+    'lib/src/main/test-target/start-pet-store.js',
+    'lib/src/main/test-target/start-pet-store.d.ts',
     'docs/openapi.yaml',
   ]) {
     assert.ok(files.includes(file), file)

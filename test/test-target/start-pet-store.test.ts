@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { startPetStore } from '../../src/main/start-pet-store.js'
+import { startPetStore } from '../../src/main/test-target/start-pet-store.js'
 import { send } from '../support/start-api.js'
 
 const Start = suite('startPetStore (petstore-service/testing)')
