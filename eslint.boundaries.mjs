@@ -2,11 +2,19 @@
 // planted import with exactly these rules (test/architecture/import-boundaries.test.ts).
 import tseslint from 'typescript-eslint'
 
+/**
+ * A name of the test target, in an identifier, a string or a template (an import's path included),
+ * never in a comment: `fault` but not `default`.
+ */
+const TEST_TARGET_NAME = '/sandbox|(?<!de)fault|journal|inspector|test-?target/i'
+
 const DOMAIN_MESSAGE = 'src/domain is pure: it may import only fp-ts, io-ts and its own modules, never adapters/, koa, mongodb or node I/O.'
 const WIRING_MESSAGE =
   'src/wiring holds the contracts the composition root wires adapters through: it may import only fp-ts, io-ts, the domain and its own modules.'
 const ADAPTER_MESSAGE =
   'An adapter depends on the domain and src/wiring only, never on another adapter or on the composition root (src/main).'
+const TEST_TARGET_NAMES_MESSAGE =
+  'The test target is an extension of the HTTP adapter (adapters/http/extension.ts): adapters/http, adapters/auth, adapters/memory and src/domain name none of its concepts (sandbox, fault, journal, inspector, test target).'
 const TEST_TARGET_MESSAGE =
   'The test target is a second driver built on the HTTP adapter: it depends on the domain, src/wiring, adapters/http and adapters/auth only, never on another adapter or on src/main.'
 
@@ -54,6 +62,18 @@ export default [
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // The code the test target extends knows nothing of it, so that it reads without it.
+    files: ['adapters/http/**/*.ts', 'adapters/auth/**/*.ts', 'adapters/memory/**/*.ts', 'src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Identifier[name=${TEST_TARGET_NAME}]`, message: TEST_TARGET_NAMES_MESSAGE },
+        { selector: `Literal[value=${TEST_TARGET_NAME}]`, message: TEST_TARGET_NAMES_MESSAGE },
+        { selector: `TemplateElement[value.raw=${TEST_TARGET_NAME}]`, message: TEST_TARGET_NAMES_MESSAGE },
       ],
     },
   },

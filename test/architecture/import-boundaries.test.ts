@@ -78,8 +78,42 @@ Boundaries('lets the test target build on the HTTP adapter, and never the HTTP a
   for (const source of ['../memory/memory-store.js', '../http/../memory/memory-store.js', '../../src/main/main.js']) {
     assert.is((await violations(`import '${source}'\n`, 'adapters/test-target/planted.ts')).length, 1, source)
   }
-  assert.is((await violations("import { testTarget } from '../test-target/test-target.js'\n", 'adapters/http/planted.ts')).length, 1)
+  const imported = await violations("import { testTarget } from '../test-target/test-target.js'\n", 'adapters/http/planted.ts')
+  assert.ok(
+    imported.some((message) => message.startsWith('no-restricted-imports: ')),
+    imported.join('; '),
+  )
 })
+
+Boundaries(
+  'keeps every name of the test target out of the code it extends: adapters/http, adapters/auth, adapters/memory, src/domain',
+  async () => {
+    const planted = [
+      'export const sandboxOf = (scope: string): string => scope\n',
+      "export const code = 'sandbox_full'\n",
+      'export interface FaultState {\n  readonly forced: boolean\n}\n',
+      'export const count = (entries: number): string => `${entries} journal entries`\n',
+      "export const INSPECTOR = '/inspector'\n",
+      'export const testTarget = true\n',
+    ]
+    for (const folder of ['adapters/http', 'adapters/auth', 'adapters/memory', 'src/domain']) {
+      for (const code of planted) {
+        const found = await violations(code, `${folder}/planted.ts`)
+        assert.ok(
+          found.some((message) => /^no-restricted-syntax: .*name none of its concepts/.test(message)),
+          `${folder}: ${code} ${found.join('; ')}`,
+        )
+      }
+    }
+    // A default is no fault, and a comment may say what uses the code.
+    assert.equal(
+      await violations("// An extension, such as a sandbox, may read it.\nexport const DEFAULTS = 'default'\n", 'adapters/http/planted.ts'),
+      [],
+    )
+    // The test target names itself.
+    assert.equal(await violations("export const sandboxOf = 'sandbox'\n", 'adapters/test-target/planted.ts'), [])
+  },
+)
 
 Boundaries('lets src/wiring import the domain and its own modules only', async () => {
   assert.equal(
