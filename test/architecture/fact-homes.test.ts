@@ -27,12 +27,12 @@ Homes(
     const texts = readDocuments()
     assert.ok(texts.some(({ path }) => path === 'docs/openapi.yaml'))
     for (const { fact, stated } of FACTS) {
-      // The contract is one document: docs/openapi.yaml and its overlays, the test target's part.
+      // The contract is one document: docs/openapi.yaml and its overlay, the test target's part.
       const homes = [
         ...new Set(
           texts
             .filter(({ text }) => stated.test(text))
-            .map(({ path }) => (path.startsWith('docs/openapi-test-target/') ? 'docs/openapi.yaml' : path)),
+            .map(({ path }) => (path === 'docs/openapi-test-target.yaml' ? 'docs/openapi.yaml' : path)),
         ),
       ]
       assert.ok(homes.includes('docs/openapi.yaml'), `${fact}: not in the contract`)
