@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 
 /**
  * The nearest folder at or above `from` that holds a package.json. Modules that read the package's
- * own files (the contract, its overlays, the reference page, the settings guide) run from their
+ * own files (the contract, its overlay, the reference page, the settings guide) run from their
  * TypeScript source (`npm run test:fast`), from dist/ after a build and from lib/ in the installed
  * package: a fixed count of `..` fits only one of them, the package's root fits all three.
  */

@@ -232,7 +232,7 @@ const patternsOf = (node: unknown): string[] => {
  */
 const INTEROPERABLE_PATTERN = /^(?:\\[^A-Za-z0-9]|\((?!\?)|[^\\(])*$/
 
-const Patterns = suite('The patterns of docs/openapi.yaml and its overlays')
+const Patterns = suite('The patterns of docs/openapi.yaml and its overlay')
 
 Patterns('use only the regex tokens JSON Schema recommends for interoperability: no lookahead, no (?:, no \\x escape', () => {
   const patterns = patternsOf(testTargetContract(loadOpenApiDocument()))
