@@ -40,23 +40,34 @@ const codesOf = (document: Json, schema: unknown): ReadonlyArray<string> | undef
   )
 }
 
-/** Every response the contract declares for the pet operations, in operation then status order. */
-export const declaredResponses = (document: Json): ReadonlyArray<DeclaredResponse> => {
-  const declared: DeclaredResponse[] = []
+/** Each pet operation the contract declares, with its Operation Object. */
+function* petOperations(document: Json): Generator<readonly [Operation, Json]> {
   for (const item of Object.values(resolved(document, document.paths) ?? {})) {
     for (const operation of Object.values(resolved(document, item) ?? {})) {
       const described = resolved(document, operation)
-      const id = described?.operationId
-      if (!OPERATIONS.some((each) => each === id)) continue
-      for (const [status, response] of Object.entries(resolved(document, described?.responses) ?? {})) {
-        const content = resolved(document, resolved(document, response)?.content)
-        const schema = resolved(document, content?.['application/json'])?.schema
-        if (/^\d{3}$/.test(status))
-          declared.push({ operation: id as Operation, status: Number(status), codes: codesOf(document, schema) ?? [] })
-      }
+      const id = OPERATIONS.find((each) => each === described?.operationId)
+      if (id !== undefined && described !== undefined) yield [id, described]
+    }
+  }
+}
+
+/** Every response the contract declares for the pet operations, in operation then status order. */
+export const declaredResponses = (document: Json): ReadonlyArray<DeclaredResponse> => {
+  const declared: DeclaredResponse[] = []
+  for (const [id, described] of petOperations(document)) {
+    for (const [status, response] of Object.entries(resolved(document, described.responses) ?? {})) {
+      const content = resolved(document, resolved(document, response)?.content)
+      const schema = resolved(document, content?.['application/json'])?.schema
+      if (/^\d{3}$/.test(status)) declared.push({ operation: id, status: Number(status), codes: codesOf(document, schema) ?? [] })
     }
   }
   return declared.sort((one, other) => OPERATIONS.indexOf(one.operation) - OPERATIONS.indexOf(other.operation) || one.status - other.status)
+}
+
+/** The pet operations the contract marks `deprecated`, in the order of OPERATIONS. */
+export const deprecatedOperations = (document: Json): ReadonlyArray<Operation> => {
+  const deprecated = new Set([...petOperations(document)].filter(([, described]) => described.deprecated === true).map(([id]) => id))
+  return OPERATIONS.filter((operation) => deprecated.has(operation))
 }
 
 interface Total {

@@ -42,7 +42,10 @@ export interface Sandbox {
   readonly journal: (filters?: JournalFilters) => Promise<ReadonlyArray<JournalEntry>>
   /** `GET /v1/sandbox/requests/count` with these filters. */
   readonly count: (filters?: JournalFilters) => Promise<number>
-  /** `GET /v1/sandbox/report`: what the client did that it should not have, and what of the contract it reached. */
+  /**
+   * `GET /v1/sandbox/report`: what the client did that it should not have (`findings`) or may not
+   * have meant (`warnings`), the deprecated operations it called, and what of the contract it reached.
+   */
   readonly report: () => Promise<SandboxReport>
   /** `POST /v1/sandbox/clock`: moves the sandbox's clock forward by `ms`, and answers it. */
   readonly advanceClock: (ms: number) => Promise<SandboxClockReading>
@@ -67,7 +70,14 @@ export interface PetStore extends Sandbox {
 }
 
 const Entries = t.array(t.UnknownRecord)
-const Report = t.type({ journal: t.UnknownRecord, findings: t.array(t.UnknownRecord), coverage: t.UnknownRecord })
+const Judged = t.array(t.UnknownRecord)
+const Report = t.type({
+  journal: t.UnknownRecord,
+  findings: Judged,
+  warnings: Judged,
+  deprecatedOperations: Judged,
+  coverage: t.UnknownRecord,
+})
 const Count = t.type({ count: t.number })
 const NewSandbox = t.type({ key: t.string })
 const ClockReading = t.type({ now: t.string, advancedMs: t.number })
@@ -108,7 +118,7 @@ const sandboxOf = (url: string, key: string): Sandbox => ({
   journal: async (filters = {}) =>
     (await call(url, key, 'GET', `/v1/sandbox/requests${queryOf(filters)}`, 200, Entries)) as unknown as ReadonlyArray<JournalEntry>,
   count: async (filters = {}) => (await call(url, key, 'GET', `/v1/sandbox/requests/count${queryOf(filters)}`, 200, Count)).count,
-  // Checked here for its three parts only, like the journal's entries.
+  // Checked here for its parts only, like the journal's entries.
   report: async () => (await call(url, key, 'GET', '/v1/sandbox/report', 200, Report)) as unknown as SandboxReport,
   advanceClock: (ms) => call(url, key, 'POST', '/v1/sandbox/clock', 200, ClockReading, { advance: ms }),
 })
