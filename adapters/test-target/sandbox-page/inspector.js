@@ -69,13 +69,22 @@ const item = (text) => {
   return li
 }
 
-/** The report beside the journal: its findings, the coverage totals, and what is not reached yet. */
+/** A list of the report's, or what says it is empty. */
+const showList = (id, shown, empty) => $(id).replaceChildren(...(shown.length === 0 ? [item(empty)] : shown.map(item)))
+
+const judged = ({ code, sequences, message }) => `${code} (#${sequences.join(', #')}): ${message}`
+
+/** The report beside the journal: its findings, warnings and deprecated calls apart, the coverage totals, and what is not reached yet. */
 const renderReport = (report) => {
-  const findings = report?.findings ?? []
-  $('findings').replaceChildren(
-    ...(findings.length === 0
-      ? [item('No findings.')]
-      : findings.map((finding) => item(`${finding.code} (#${finding.sequences.join(', #')}): ${finding.message}`))),
+  showList('findings', (report?.findings ?? []).map(judged), 'No findings.')
+  showList('warnings', (report?.warnings ?? []).map(judged), 'No warnings.')
+  showList(
+    'deprecated',
+    (report?.deprecatedOperations ?? []).map(
+      ({ operation, count, sequences, message }) =>
+        `${operation}, ${count} call${count === 1 ? '' : 's'} (#${sequences.join(', #')}): ${message}`,
+    ),
+    'No deprecated operation called.',
   )
   const totals = report?.coverage.totals
   $('coverage').textContent =
