@@ -1,7 +1,7 @@
 import { echoed } from '../http/error-response.js'
 import { answeredCode } from './answered-code.js'
 import type { JournalEntry } from './request-journal.js'
-import { byFirstRequest, type Judgement, sameBody, sameRequest, stepsAfter, waitedMs } from './request-steps.js'
+import { byFirstRequest, type Judgement, retryAfterAsked, sameBody, sameRequest, stepsAfter, waitedMs } from './request-steps.js'
 
 /**
  * The rules of findings, as the contract's FindingCode names them: each holds only what is a mistake
@@ -17,13 +17,6 @@ export const FINDING_CODES = [
 
 /** Something a client did that it should not have, whatever it meant. */
 export type Finding = Judgement<(typeof FINDING_CODES)[number]>
-
-/** The seconds a 429 or 503 of a pet operation asked its client to wait with `Retry-After`, when it did. */
-export const retryAfterAsked = (entry: JournalEntry): number | undefined => {
-  const retryAfter = entry.response.headers['retry-after']
-  if ((entry.status !== 429 && entry.status !== 503) || entry.operation === null || retryAfter === undefined) return undefined
-  return /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined
-}
 
 /** The same request sent again, sooner than its 429 or 503 asked: a retry, whatever else the client did meanwhile. */
 const retryAfterIgnored = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> =>

@@ -14,7 +14,7 @@ export interface Judgement<Code extends string> {
 export const byFirstRequest = <Code extends string>(judged: ReadonlyArray<Judgement<Code>>): ReadonlyArray<Judgement<Code>> =>
   [...judged].sort((one, other) => (one.sequences[0] ?? 0) - (other.sequences[0] ?? 0))
 
-export const arrivalOf = (entry: JournalEntry): number => Date.parse(entry.time)
+const arrivalOf = (entry: JournalEntry): number => Date.parse(entry.time)
 const answeredAt = (entry: JournalEntry): number => arrivalOf(entry) + entry.durationMs
 
 /**
@@ -26,6 +26,13 @@ export const sentAfterAnswerTo = (earlier: JournalEntry, later: JournalEntry): b
 /** How long after `earlier` was answered `later` was sent, in whole milliseconds. */
 export const waitedMs = (earlier: JournalEntry, later: JournalEntry): number =>
   Math.max(0, Math.round(arrivalOf(later) - answeredAt(earlier)))
+
+/** The seconds a 429 or 503 of a pet operation asked its client to wait with `Retry-After`, when it did. */
+export const retryAfterAsked = (entry: JournalEntry): number | undefined => {
+  const retryAfter = entry.response.headers['retry-after']
+  if ((entry.status !== 429 && entry.status !== 503) || entry.operation === null || retryAfter === undefined) return undefined
+  return /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined
+}
 
 /** The requests of the same operation as `entries[at]` sent after it was answered, in arrival order. */
 export const stepsAfter = (entries: ReadonlyArray<JournalEntry>, at: number): ReadonlyArray<JournalEntry> => {

@@ -1,6 +1,14 @@
-import { retryAfterAsked } from './findings.js'
 import type { JournalEntry } from './request-journal.js'
-import { byFirstRequest, type Judgement, queryOf, sameRequest, sentAfterAnswerTo, stepsAfter, waitedMs } from './request-steps.js'
+import {
+  byFirstRequest,
+  type Judgement,
+  queryOf,
+  retryAfterAsked,
+  sameRequest,
+  sentAfterAnswerTo,
+  stepsAfter,
+  waitedMs,
+} from './request-steps.js'
 
 /**
  * The rules of warnings, as the contract's WarningCode names them: what may be a mistake, or may be
