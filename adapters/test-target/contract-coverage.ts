@@ -1,6 +1,7 @@
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import { answeredCode } from './answered-code.js'
-import type { JournalRecord, RequestJournal } from './request-journal.js'
+import type { JournalRecord } from './journal-entry.js'
+import type { RequestJournal } from './request-journal.js'
 import { type Meter, meter, textBytes } from '../../src/wiring/sandbox-budget.js'
 
 /** A response the served contract declares for a pet operation, and the error codes it may carry. */

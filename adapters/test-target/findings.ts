@@ -1,6 +1,6 @@
 import { echoed } from '../http/error-response.js'
 import { answeredCode } from './answered-code.js'
-import type { JournalEntry } from './request-journal.js'
+import type { JournalEntry } from './journal-entry.js'
 import { byFirstRequest, type Judgement, retryAfterAsked, sameBody, sameRequest, stepsAfter, waitedMs } from './request-steps.js'
 
 /**

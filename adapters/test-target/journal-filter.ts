@@ -4,7 +4,7 @@ import { safeIntegerText } from '../../src/domain/integer-text.js'
 import { echoed } from '../http/error-response.js'
 import { withoutOptionalWhitespace } from '../http/optional-whitespace.js'
 import { FAULT_NAMES, type FaultName, OPERATIONS, type Operation } from './fault-rule.js'
-import type { JournalEntry } from './request-journal.js'
+import type { JournalEntry } from './journal-entry.js'
 
 /** A request header an entry must have been sent with: by name (in lower case), with exactly `value` when given. */
 interface HeaderFilter {

@@ -4,7 +4,7 @@ import type { Redact } from '../http/key-redaction.js'
 import { textBytes } from '../../src/wiring/sandbox-budget.js'
 import { authorizationForm } from './authorization-form.js'
 import { type KeptBody, keptFromBytes, keptFromText, type TappedBody } from './journal-body.js'
-import type { JournalEntry, JournalRecord } from './request-journal.js'
+import type { JournalEntry, JournalRecord } from './journal-entry.js'
 
 /** The most of a request's or an answer's body an entry keeps. */
 export const JOURNAL_BODY_BYTES = 4096

@@ -1,4 +1,4 @@
-import type { JournalRecord } from './request-journal.js'
+import type { JournalRecord } from './journal-entry.js'
 
 /** How many requests each sandbox's journal keeps at most: the newest. Its budget may keep fewer. */
 export const JOURNAL_SIZE = 100

@@ -6,6 +6,7 @@ import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import type { FaultState } from './faults.js'
 import { type KeptBody, tapBody } from './journal-body.js'
+import type { JournalEntry, JournalRecord } from './journal-entry.js'
 import { type JournalFilter, matchesFilter } from './journal-filter.js'
 import { answerBody, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, requestBody } from './journal-record.js'
 import { emptyJournal, type Filed, file, inOrder, type SandboxJournal } from './journal-ring.js'
@@ -13,44 +14,6 @@ import type { Redact } from '../http/key-redaction.js'
 
 /** Requests to these paths (the journal, the script, the reset, making and ending sandboxes) are not kept. */
 export const SANDBOX_PATHS = /^\/v1\/sandbox(?:es)?(?:\/|$)/
-
-export interface JournalMessage extends KeptBody {
-  readonly headers: Readonly<Record<string, string>>
-  /** Some headers were left out: the entry keeps the first that fit its bounds (JOURNAL_HEADER_FIELDS, JOURNAL_HEADER_CHARS). */
-  readonly headersTruncated: boolean
-}
-
-/** One request of a sandbox, as GET /v1/sandbox/requests answers it. */
-export interface JournalEntry {
-  /** Its place in the order the sandbox's requests arrived in: 1, 2, 3... since the journal was last cleared. */
-  readonly sequence: number
-  readonly id: string
-  /** When the request arrived, by its sandbox's clock. */
-  readonly time: string
-  readonly method: string
-  readonly path: string
-  /** The pet operation its method and path name, whatever it was answered; null for any other request. */
-  readonly operation: Operation | null
-  readonly status: number | null
-  readonly durationMs: number
-  readonly fault: string | null
-  readonly request: JournalMessage
-  readonly response: JournalMessage
-}
-
-/**
- * A request as it is filed: what coverage reads at once, and the entry as it is read, made only
- * when it is first read (most never are: the journal keeps only the newest). Headers are the
- * costly part of an entry to show (each one lower-cased, joined and redacted), so a request keeps
- * them as they came (the first that fit an entry's bounds) until then.
- */
-export interface JournalRecord extends Pick<JournalEntry, 'operation' | 'status' | 'fault'> {
-  /** The answer's body as the entry shows it (its Error code is what coverage reads). */
-  readonly response: KeptBody
-  /** What it takes of its sandbox's budget, shown or not (filedRecord). */
-  readonly bytes: number
-  readonly show: () => Omit<JournalEntry, 'sequence'>
-}
 
 /** A request's place in its sandbox's journal, taken as it arrives. */
 interface JournalPlace {

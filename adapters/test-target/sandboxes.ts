@@ -17,7 +17,8 @@ import { invalidFaultScript } from '../http/http-failures.js'
 import { jsonBody, type JsonBodyState } from '../http/json-body.js'
 import { readJournalFilter } from './journal-filter.js'
 import { JOURNAL_SIZE } from './journal-ring.js'
-import type { JournalEntry, RequestJournal } from './request-journal.js'
+import type { JournalEntry } from './journal-entry.js'
+import type { RequestJournal } from './request-journal.js'
 
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
 

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import * as t from 'io-ts'
 import pino from 'pino'
-import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
+import type { JournalEntry } from '../../adapters/test-target/journal-entry.js'
 import type { SandboxReport } from '../../adapters/test-target/sandbox-report.js'
 import { readConfig } from './config.js'
 import { generateKey } from './main.js'

@@ -2,7 +2,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
 import type { Operation } from '../../adapters/test-target/fault-rule.js'
-import { type JournalRecord, requestJournal } from '../../adapters/test-target/request-journal.js'
+import type { JournalRecord } from '../../adapters/test-target/journal-entry.js'
+import { requestJournal } from '../../adapters/test-target/request-journal.js'
 
 const answered = (operation: Operation, status: number): JournalRecord => ({
   operation,

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { emptyJournal, file, inOrder, JOURNAL_SIZE } from '../../adapters/test-target/journal-ring.js'
-import type { JournalRecord } from '../../adapters/test-target/request-journal.js'
+import type { JournalRecord } from '../../adapters/test-target/journal-entry.js'
 
 const recordOf = (bytes: number): JournalRecord => ({
   operation: null,

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { JournalEntry, JournalMessage } from '../../adapters/test-target/request-journal.js'
+import type { JournalEntry, JournalMessage } from '../../adapters/test-target/journal-entry.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { rawExchange } from '../support/raw-http.js'

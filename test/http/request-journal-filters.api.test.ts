@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert'
 import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
+import type { JournalEntry } from '../../adapters/test-target/journal-entry.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import type { RunningApi } from '../support/start-api.js'
