@@ -143,8 +143,8 @@ export const contractCoverage = (budgetBytes: number): ContractCoverage => {
   return {
     noting: (journal) => ({
       ...journal,
-      arrive: (sandbox) => {
-        const place = journal.arrive(sandbox)
+      arrive: (sandbox, pending) => {
+        const place = journal.arrive(sandbox, pending)
         const set = reachedBy(sandbox)
         return {
           ...place,

@@ -1,6 +1,7 @@
 import { echoed } from '../http/error-response.js'
 import { answeredCode } from './answered-code.js'
-import type { JournalEntry } from './journal-entry.js'
+// Judged from the entries of requests that have ended (RequestJournal's `kept`).
+import type { SettledEntry as JournalEntry } from './journal-entry.js'
 import { byFirstRequest, type Judgement, retryAfterAsked, sameBody, sameRequest, stepsAfter, waitedMs } from './request-steps.js'
 
 /**

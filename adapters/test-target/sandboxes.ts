@@ -147,7 +147,7 @@ export const registerSandboxRoutes = (
     const filter = readJournalFilter(ctx.query, { ...filterOptions, others: [] })
     if (E.isLeft(filter)) return sendFailure(ctx, invalidParameter(filter.left))
     ctx.type = JSON_TYPE
-    ctx.body = JSON.stringify({ count: journal.count(client.scope, filter.right) })
+    ctx.body = JSON.stringify(journal.count(client.scope, filter.right))
   })
 
   router.delete(SANDBOX_REQUESTS_PATH, (ctx) => {

@@ -5,15 +5,17 @@ import type { Operation } from '../../adapters/test-target/fault-rule.js'
 import type { JournalRecord } from '../../adapters/test-target/journal-entry.js'
 import { requestJournal } from '../../adapters/test-target/request-journal.js'
 
+const notShown = (): never => {
+  throw new Error('not shown here')
+}
+
 const answered = (operation: Operation, status: number): JournalRecord => ({
   operation,
   status,
   fault: null,
   response: { body: null, bodyTruncated: false },
   bytes: 0,
-  show: () => {
-    throw new Error('not shown here')
-  },
+  show: notShown,
 })
 
 const DECLARED = [
@@ -28,7 +30,8 @@ Coverage('marks past the part are not kept, and a reset frees the part for new o
   // Two marks of 12 characters fit (64 + 24 bytes each), a third does not.
   const coverage = contractCoverage(200)
   const journal = coverage.noting(requestJournal(1_000_000))
-  const reach = (operation: Operation, status: number): void => journal.arrive('sandbox').record(answered(operation, status))
+  const reach = (operation: Operation, status: number): void =>
+    journal.arrive('sandbox', { bytes: 0, show: notShown }).record(answered(operation, status))
   reach('listPets', 200)
   reach('listPets', 200)
   reach('getPet', 200)

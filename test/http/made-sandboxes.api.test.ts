@@ -165,7 +165,7 @@ Made('Making and ending sandboxes are not kept in any journal, and a made key re
     ['POST /v1/pets', 'GET /v1/pets?name=[redacted]'],
   )
   assert.equal(JSON.parse(mine[0]?.request.body ?? '{}'), aNewPet({ name: 'not [redacted] at all' }))
-  assert.is(mine[0]?.response.headers['x-request-id'], mine[0]?.id)
+  assert.is(mine[0]?.response?.headers['x-request-id'], mine[0]?.id)
   assert.not.match(JSON.stringify([...mine, ...theirs]), 'sandbox_')
 })
 

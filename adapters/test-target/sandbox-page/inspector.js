@@ -40,6 +40,10 @@ const showEntry = () => {
   $('entry').textContent = entry === undefined ? '' : JSON.stringify(entry, null, 2)
 }
 
+/** The status answered; with the state when the request was not answered whole: `pending`, `abandoned`, `200 reset`. */
+const statusOf = (entry) =>
+  entry.state === 'answered' ? entry.status : [entry.status, entry.state].filter((part) => part !== null).join(' ')
+
 const render = () => {
   const rows = entries.map((entry) => {
     const row = document.createElement('tr')
@@ -50,7 +54,7 @@ const render = () => {
       cell(entry.method),
       cell(entry.path),
       cell(entry.operation ?? ''),
-      cell(entry.status ?? '—'),
+      cell(statusOf(entry)),
       cell(entry.fault ?? ''),
     )
     row.addEventListener('click', () => {
