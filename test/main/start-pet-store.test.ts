@@ -71,6 +71,62 @@ Start('startPetStore makes a sandbox per worker, and counts and filters what eac
   }
 })
 
+/** Sends `count` requests whose 4 KiB bodies fill the journal's part of the sandbox's budget in a few dozen, each refused 415 unread. */
+const sendLarge = async (url: string, key: string, count: number): Promise<void> => {
+  for (let index = 0; index < count; index += 1) {
+    const body = `${index} `.padEnd(4096, 'x')
+    assert.is((await send(url, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'text/plain' } })).status, 415)
+  }
+}
+
+Start('journal() answers every entry the journal keeps, following each page’s Link; limit takes the newest', async () => {
+  const petStore = await startPetStore()
+  try {
+    await sendLarge(petStore.url, petStore.key, 100)
+    const kept = (await petStore.report()).journal.kept
+    // One page holds at most 256 KiB of JSON: fewer entries than the journal keeps.
+    const firstPage = await send(petStore.url, 'GET', '/v1/sandbox/requests?limit=1000', { key: petStore.key })
+    assert.ok((firstPage.body as unknown[]).length < kept, `a page of ${(firstPage.body as unknown[]).length} of ${kept}`)
+    const journal = await petStore.journal()
+    assert.is(journal.length, kept)
+    assert.equal(
+      journal.map(({ sequence }) => sequence),
+      Array.from({ length: kept }, (_, index) => 100 - index),
+    )
+    assert.equal(
+      (await petStore.journal({ limit: 3 })).map(({ sequence }) => sequence),
+      [100, 99, 98],
+    )
+  } finally {
+    await petStore.close()
+  }
+})
+
+Start('count() throws, saying why, when the journal no longer keeps every request it would count', async () => {
+  const petStore = await startPetStore()
+  try {
+    await sendLarge(petStore.url, petStore.key, 100)
+    const refused = await petStore.count({ operation: 'createPet' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    assert.instance(refused, Error)
+    assert.match(
+      (refused as Error).message,
+      /^count: \d+ entries match, but the journal no longer keeps every request since it was last cleared/,
+    )
+    // Counted after the oldest request it keeps, the count is exact.
+    const oldest = (await petStore.journal()).at(-1)?.sequence ?? 0
+    assert.is(await petStore.count({ operation: 'createPet', since: oldest - 1 }), 101 - oldest)
+    assert.match(
+      ((await petStore.count({ since: oldest - 2 }).catch((error: unknown) => error)) as Error).message,
+      `after sequence ${oldest - 2}`,
+    )
+  } finally {
+    await petStore.close()
+  }
+})
+
 Start('two startPetStore services run side by side in one process, each with its own port and key', async () => {
   const [first, second] = await Promise.all([startPetStore(), startPetStore()])
   try {
