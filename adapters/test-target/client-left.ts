@@ -7,9 +7,9 @@ const waiting = new WeakMap<Socket, Set<() => void>>()
  * Calls `left` when the client of `socket` ends its side of the connection (its FIN), as a client
  * that gives up on a request does (a timeout, a cancelled call): HTTP servers let a client half-close
  * (this one answers such a request all the same), so the connection itself stays open and nothing
- * else tells the request. A connection whose client had already ended its side when the request
- * arrived is one that half-closed on purpose after sending: `left` is never called for it. Answers
- * a function that stops waiting, for a request that ended first.
+ * else tells the request. A client that half-closes on purpose after sending looks the same, and
+ * is rare; one whose side had already ended when the request got here certainly did so: `left` is
+ * never called for it. Answers a function that stops waiting, for a request that ended first.
  */
 export const whenClientLeaves = (socket: Socket, left: () => void): (() => void) => {
   if (socket.readableEnded) return () => undefined
