@@ -1,5 +1,6 @@
 import type { Operation } from './fault-rule.js'
-import type { JournalEntry } from './request-journal.js'
+// Judged from the entries of requests that have ended (RequestJournal's `kept`).
+import type { SettledEntry as JournalEntry } from './journal-entry.js'
 
 /** The calls of one deprecated operation: no mistake today, but what to change before its removal. */
 export interface DeprecatedUse {

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
-import type { JournalEntry } from './request-journal.js'
+// Judged from the entries of requests that have ended (RequestJournal's `kept`).
+import type { SettledEntry as JournalEntry } from './journal-entry.js'
 
 /** What the report says of some of a sandbox's requests (a finding, a warning), with the journal entries it rests on. */
 export interface Judgement<Code extends string> {

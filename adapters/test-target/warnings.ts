@@ -1,4 +1,5 @@
-import type { JournalEntry } from './request-journal.js'
+// Judged from the entries of requests that have ended (RequestJournal's `kept`).
+import type { SettledEntry as JournalEntry } from './journal-entry.js'
 import {
   byFirstRequest,
   type Judgement,

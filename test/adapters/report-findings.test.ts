@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { findingsOf } from '../../adapters/test-target/findings.js'
-import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
+import type { SettledEntry as JournalEntry } from '../../adapters/test-target/journal-entry.js'
 import { warningsOf } from '../../adapters/test-target/warnings.js'
 
 /** A request to listPets as the journal shows it: arrived at `arrivedMs`, answered `durationMs` later, offering `next` when given. */
@@ -12,6 +12,7 @@ const listed = (path: string, arrivedMs: number, durationMs: number, next?: stri
   method: 'GET',
   path,
   operation: 'listPets',
+  state: 'answered',
   status: 200,
   durationMs,
   fault: null,
