@@ -1,4 +1,4 @@
-import { OPERATIONS, type Operation } from './fault-rule.js'
+import { OPERATIONS, type Operation, SCRIPTED_ANSWER } from './fault-rule.js'
 import { answeredCode } from './answered-code.js'
 import type { JournalRecord } from './journal-entry.js'
 import type { RequestJournal } from './request-journal.js'
@@ -114,8 +114,12 @@ const note = ({ marks, budget }: Reached, mark: string): void => {
   if (!marks.has(mark) && budget.charge(MARK_BYTES + textBytes(mark))) marks.add(mark)
 }
 
-/** Notes the marks of what a request reached: its operation and status, its error code, its fault. */
+/**
+ * Notes the marks of what a request reached: its operation and status, its error code, its fault.
+ * A scripted answer reaches nothing: it is what the script said, not what the service answers.
+ */
 const noteReached = (reached: Reached, { operation, status, fault, response }: JournalRecord): void => {
+  if (fault === SCRIPTED_ANSWER) return
   if (operation !== null && status !== null) {
     note(reached, responseKey(operation, status))
     const code = answeredCode(status, response)

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either'
 import { safeIntegerText } from '../../src/domain/integer-text.js'
 import { echoed } from '../http/error-response.js'
 import { withoutOptionalWhitespace } from '../http/optional-whitespace.js'
-import { FAULT_NAMES, type FaultName, OPERATIONS, type Operation } from './fault-rule.js'
+import { APPLIED_FAULTS, type AppliedFault, OPERATIONS, type Operation } from './fault-rule.js'
 import { JOURNAL_STATES, type JournalEntry, type JournalState } from './journal-entry.js'
 
 /** A request header an entry must have been sent with: by name (in lower case), with exactly `value` when given. */
@@ -19,7 +19,7 @@ export interface JournalFilter {
   readonly operation?: Operation
   readonly state?: JournalState
   readonly status?: number
-  readonly fault?: FaultName
+  readonly fault?: AppliedFault
   readonly headers: ReadonlyArray<HeaderFilter>
   /** Entries whose sequence number is greater. */
   readonly since?: number
@@ -56,7 +56,7 @@ const READERS: Readonly<Record<Exclude<FilterName, 'header'>, (value: string) =>
     const status = safeIntegerText(value, 100, 599)
     return status === undefined ? 'must be an integer from 100 to 599' : { status }
   },
-  fault: (value) => (FAULT_NAMES.includes(value) ? { fault: value as FaultName } : `must be one of ${FAULT_NAMES.join(', ')}`),
+  fault: (value) => (APPLIED_FAULTS.includes(value) ? { fault: value as AppliedFault } : `must be one of ${APPLIED_FAULTS.join(', ')}`),
   since: (value) => {
     const since = safeIntegerText(value, 0, Number.MAX_SAFE_INTEGER)
     return since === undefined ? `must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}` : { since }

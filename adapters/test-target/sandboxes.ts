@@ -169,7 +169,7 @@ export const registerSandboxRoutes = (
       return sendFailure(
         ctx,
         invalidFaultScript([
-          `it takes ${bytes} bytes of the sandbox's memory, more than the ${scriptBytes} a script may: fewer rules, or smaller whens`,
+          `it takes ${bytes} bytes of the sandbox's memory, more than the ${scriptBytes} a script may: fewer rules, or smaller whens and answers`,
         ]),
       )
     scripts.replace(client.scope, script.right)
