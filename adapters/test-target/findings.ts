@@ -24,12 +24,12 @@ const retryAfterIgnored = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<
   entries.flatMap((entry, at) => {
     const asked = retryAfterAsked(entry)
     const retry = asked === undefined ? undefined : stepsAfter(entries, at).find((later) => sameRequest(entry, later))
-    if (asked === undefined || retry === undefined || waitedMs(entry, retry) >= asked * 1000) return []
+    if (asked === undefined || retry === undefined || waitedMs(entry, retry) >= asked.waitMs) return []
     return [
       {
         code: 'retry_after_ignored',
         sequences: [entry.sequence, retry.sequence],
-        message: `${entry.operation} was sent again ${waitedMs(entry, retry)} ms after a ${entry.status} whose Retry-After asked to wait ${asked} s.`,
+        message: `${entry.operation} was sent again ${waitedMs(entry, retry)} ms after a ${entry.status} whose Retry-After asked to wait ${asked.said}.`,
       },
     ]
   })

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
+import { httpDateMs } from './http-date.js'
 // Judged from the entries of requests that have ended (RequestJournal's `kept`).
 import type { SettledEntry as JournalEntry } from './journal-entry.js'
 
@@ -28,11 +29,27 @@ export const sentAfterAnswerTo = (earlier: JournalEntry, later: JournalEntry): b
 export const waitedMs = (earlier: JournalEntry, later: JournalEntry): number =>
   Math.max(0, Math.round(arrivalOf(later) - answeredAt(earlier)))
 
-/** The seconds a 429 or 503 of a pet operation asked its client to wait with `Retry-After`, when it did. */
-export const retryAfterAsked = (entry: JournalEntry): number | undefined => {
+/** How long an answer's `Retry-After` asked its client to wait, and how the header said it, for a message. */
+interface RetryAfter {
+  readonly waitMs: number
+  /** `5 s`, or `until Tue, 01 Dec 2026 10:00:05 GMT`. */
+  readonly said: string
+}
+
+/**
+ * What a 429 or 503 of a pet operation asked its client to wait with `Retry-After`, when it did, in
+ * either form (RFC 9110 §10.2.3): seconds, or an HTTP-date, from the answer's `Date` when it had one
+ * (a scripted answer's), otherwise from when it was answered, by the sandbox's clock.
+ */
+export const retryAfterAsked = (entry: JournalEntry): RetryAfter | undefined => {
   const retryAfter = entry.response.headers['retry-after']
   if ((entry.status !== 429 && entry.status !== 503) || entry.operation === null || retryAfter === undefined) return undefined
-  return /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined
+  if (/^\d+$/.test(retryAfter)) return { waitMs: Number(retryAfter) * 1000, said: `${Number(retryAfter)} s` }
+  const until = httpDateMs(retryAfter)
+  if (until === undefined) return undefined
+  const from = httpDateMs(entry.response.headers.date ?? '') ?? answeredAt(entry)
+  // Whole milliseconds down: a client that waited until the date is never found to have waited less.
+  return { waitMs: Math.max(0, Math.floor(until - from)), said: `until ${retryAfter}` }
 }
 
 /** The requests of the same operation as `entries[at]` sent after it was answered, in arrival order. */

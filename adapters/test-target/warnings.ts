@@ -29,14 +29,14 @@ const requestBeforeRetryAfter = (entries: ReadonlyArray<JournalEntry>): Readonly
   entries.flatMap((entry, at) => {
     const asked = retryAfterAsked(entry)
     if (asked === undefined) return []
-    const soon = stepsAfter(entries, at).filter((later) => waitedMs(entry, later) < asked * 1000)
+    const soon = stepsAfter(entries, at).filter((later) => waitedMs(entry, later) < asked.waitMs)
     const other = soon.find((later) => !sameRequest(entry, later))
     if (other === undefined || soon.some((later) => sameRequest(entry, later))) return []
     return [
       {
         code: 'request_before_retry_after',
         sequences: [entry.sequence, other.sequence],
-        message: `Another ${entry.operation} request was sent ${waitedMs(entry, other)} ms after a ${entry.status} whose Retry-After asked to wait ${asked} s.`,
+        message: `Another ${entry.operation} request was sent ${waitedMs(entry, other)} ms after a ${entry.status} whose Retry-After asked to wait ${asked.said}.`,
       },
     ]
   })

@@ -367,6 +367,40 @@ Report('The report says how many requests the full journal let go, uncounted in 
   assert.equal([deprecatedOperations[0]?.count, deprecatedOperations[0]?.sequences[0]], [journal.kept, journal.dropped + 1])
 })
 
+Report('retry_after_ignored judges a Retry-After given as an HTTP-date like one in seconds', async ({ api }) => {
+  const date = 'Tue, 01 Dec 2026 10:00:00 GMT'
+  const until = 'Tue, 01 Dec 2026 11:00:00 GMT'
+  await api.request('PUT', '/v1/sandbox/faults', {
+    body: [{ operation: 'listPets', answer: { status: 503, headers: { date, 'retry-after': until } }, times: 2 }],
+  })
+  // Retried at once: an hour sooner than the date, counted from the answer's Date.
+  assert.is((await api.request('GET', '/v1/pets', { scripted: true })).status, 503)
+  assert.is((await api.request('GET', '/v1/pets', { scripted: true })).status, 503)
+  const [finding, ...others] = (await reportOf(api)).findings
+  assert.equal([finding?.code, finding?.sequences, others], ['retry_after_ignored', [1, 2], []])
+  assert.match(finding?.message ?? '', `whose Retry-After asked to wait until ${until}.`)
+  // Retried once the hour has passed, by the sandbox's clock: no finding.
+  assert.is((await api.request('POST', '/v1/sandbox/clock', { body: { advance: 3_600_000 } })).status, 200)
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assert.equal(
+    (await reportOf(api)).findings.map((judged) => judged.sequences),
+    [[1, 2]],
+  )
+})
+
+Report('An HTTP-date Retry-After without a Date is counted from when the answer was given', async ({ api }) => {
+  const until = new Date(Date.now() + 3_600_000).toUTCString()
+  await api.request('PUT', '/v1/sandbox/faults', {
+    body: [{ operation: 'listPets', answer: { status: 429, headers: { 'retry-after': until } }, times: 1 }],
+  })
+  assert.is((await api.request('GET', '/v1/pets', { scripted: true })).status, 429)
+  assert.is((await api.request('GET', '/v1/pets')).status, 200)
+  assert.equal(
+    (await reportOf(api)).findings.map((judged) => judged.code),
+    ['retry_after_ignored'],
+  )
+})
+
 Report.run()
 
 const Limited = apiSuite('The sandbox report with a rate limit of 2 a minute', () => ({
