@@ -72,6 +72,19 @@ withChromium(
       assert.equal(errors, [])
     })
 
+    Inspector('marks a request a scripted answer answered as such, apart from the service’s own answers', async ({ api, page, errors }) => {
+      const rules = [{ operation: 'listPets', answer: { status: 502, text: 'bad gateway' }, times: 1 }]
+      assert.is((await api.request('PUT', '/v1/sandbox/faults', { body: rules })).status, 200)
+      assert.is((await api.request('GET', '/v1/pets', { scripted: true })).status, 502)
+      assert.is((await api.request('GET', '/v1/pets')).status, 200)
+      const rows = page.locator('#journal tr')
+      await rows.nth(1).waitFor({ timeout: SHOWN_WITHIN_MS })
+      assert.match(await rows.nth(1).innerText(), /^1\s+\S+\s+GET\s+\/v1\/pets\s+listPets\s+502\s+scripted answer$/)
+      assert.match((await rows.nth(1).getAttribute('class')) ?? '', /\bscripted\b/)
+      assert.not.match((await rows.nth(0).getAttribute('class')) ?? '', /\bscripted\b/)
+      assert.equal(errors, [])
+    })
+
     Inspector('shows each request’s number and operation, and filters by method, operation and status', async ({ api, page, errors }) => {
       await api.request('POST', '/v1/pets', { body: aNewPet() })
       await api.request('GET', '/v1/pets')

@@ -34,6 +34,9 @@ const cell = (text) => {
 
 const keyOf = (entry) => `${entry.sequence} ${entry.time}`
 
+/** What the journal's `fault` names a rule's scripted answer by. */
+const SCRIPTED_ANSWER = 'answer'
+
 const showEntry = () => {
   const entry = entries.find((candidate) => keyOf(candidate) === openKey)
   $('entry').hidden = entry === undefined
@@ -48,6 +51,8 @@ const render = () => {
   const rows = entries.map((entry) => {
     const row = document.createElement('tr')
     row.classList.toggle('open', keyOf(entry) === openKey)
+    // A scripted answer is the script's, not the service's: marked so that nobody takes it for one the service gave.
+    row.classList.toggle('scripted', entry.fault === SCRIPTED_ANSWER)
     row.append(
       cell(entry.sequence),
       cell(entry.time),
@@ -55,7 +60,7 @@ const render = () => {
       cell(entry.path),
       cell(entry.operation ?? ''),
       cell(statusOf(entry)),
-      cell(entry.fault ?? ''),
+      cell(entry.fault === SCRIPTED_ANSWER ? 'scripted answer' : (entry.fault ?? '')),
     )
     row.addEventListener('click', () => {
       openKey = openKey === keyOf(entry) ? null : keyOf(entry)
