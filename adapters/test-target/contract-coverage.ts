@@ -1,6 +1,7 @@
-import { OPERATIONS, type Operation } from './fault-rule.js'
+import { OPERATIONS, type Operation, SCRIPTED_ANSWER } from './fault-rule.js'
 import { answeredCode } from './answered-code.js'
-import type { JournalRecord, RequestJournal } from './request-journal.js'
+import type { JournalRecord } from './journal-entry.js'
+import type { RequestJournal } from './request-journal.js'
 import { type Meter, meter, textBytes } from '../../src/wiring/meter.js'
 
 /** A response the served contract declares for a pet operation, and the error codes it may carry. */
@@ -40,23 +41,34 @@ const codesOf = (document: Json, schema: unknown): ReadonlyArray<string> | undef
   )
 }
 
-/** Every response the contract declares for the pet operations, in operation then status order. */
-export const declaredResponses = (document: Json): ReadonlyArray<DeclaredResponse> => {
-  const declared: DeclaredResponse[] = []
+/** Each pet operation the contract declares, with its Operation Object. */
+function* petOperations(document: Json): Generator<readonly [Operation, Json]> {
   for (const item of Object.values(resolved(document, document.paths) ?? {})) {
     for (const operation of Object.values(resolved(document, item) ?? {})) {
       const described = resolved(document, operation)
-      const id = described?.operationId
-      if (!OPERATIONS.some((each) => each === id)) continue
-      for (const [status, response] of Object.entries(resolved(document, described?.responses) ?? {})) {
-        const content = resolved(document, resolved(document, response)?.content)
-        const schema = resolved(document, content?.['application/json'])?.schema
-        if (/^\d{3}$/.test(status))
-          declared.push({ operation: id as Operation, status: Number(status), codes: codesOf(document, schema) ?? [] })
-      }
+      const id = OPERATIONS.find((each) => each === described?.operationId)
+      if (id !== undefined && described !== undefined) yield [id, described]
+    }
+  }
+}
+
+/** Every response the contract declares for the pet operations, in operation then status order. */
+export const declaredResponses = (document: Json): ReadonlyArray<DeclaredResponse> => {
+  const declared: DeclaredResponse[] = []
+  for (const [id, described] of petOperations(document)) {
+    for (const [status, response] of Object.entries(resolved(document, described.responses) ?? {})) {
+      const content = resolved(document, resolved(document, response)?.content)
+      const schema = resolved(document, content?.['application/json'])?.schema
+      if (/^\d{3}$/.test(status)) declared.push({ operation: id, status: Number(status), codes: codesOf(document, schema) ?? [] })
     }
   }
   return declared.sort((one, other) => OPERATIONS.indexOf(one.operation) - OPERATIONS.indexOf(other.operation) || one.status - other.status)
+}
+
+/** The pet operations the contract marks `deprecated`, in the order of OPERATIONS. */
+export const deprecatedOperations = (document: Json): ReadonlyArray<Operation> => {
+  const deprecated = new Set([...petOperations(document)].filter(([, described]) => described.deprecated === true).map(([id]) => id))
+  return OPERATIONS.filter((operation) => deprecated.has(operation))
 }
 
 interface Total {
@@ -102,8 +114,12 @@ const note = ({ marks, budget }: Reached, mark: string): void => {
   if (!marks.has(mark) && budget.charge(MARK_BYTES + textBytes(mark))) marks.add(mark)
 }
 
-/** Notes the marks of what a request reached: its operation and status, its error code, its fault. */
+/**
+ * Notes the marks of what a request reached: its operation and status, its error code, its fault.
+ * A scripted answer reaches nothing: it is what the script said, not what the service answers.
+ */
 const noteReached = (reached: Reached, { operation, status, fault, response }: JournalRecord): void => {
+  if (fault === SCRIPTED_ANSWER) return
   if (operation !== null && status !== null) {
     note(reached, responseKey(operation, status))
     const code = answeredCode(status, response)
@@ -131,8 +147,8 @@ export const contractCoverage = (budgetBytes: number): ContractCoverage => {
   return {
     noting: (journal) => ({
       ...journal,
-      arrive: (sandbox) => {
-        const place = journal.arrive(sandbox)
+      arrive: (sandbox, pending) => {
+        const place = journal.arrive(sandbox, pending)
         const set = reachedBy(sandbox)
         return {
           ...place,

@@ -1,12 +1,17 @@
 import { isDeepStrictEqual } from 'node:util'
-import { type FaultRule, isJsonObject, type Operation } from './fault-rule.js'
+import type { FaultRule, Operation } from './fault-rule.js'
+import { isJsonObject } from './rule-values.js'
 import { mulberry32 } from './seeded-random.js'
 
-/** What a rule is matched against: the request's operation, its headers, and its body once read. */
+/** What a rule is matched against: the request's operation, its headers, path and query parameters, and its body once read. */
 export interface ScriptedRequest {
   readonly operation: Operation
   /** A header's value by its lower-case name, as Node gives it (repeated lines joined with ", "). */
   readonly header: (name: string) => string | undefined
+  /** A path parameter's value, decoded, by the contract's name for it (`petId`). */
+  readonly param: (name: string) => string | undefined
+  /** A query parameter's value, decoded; undefined when it is absent or given more than once. */
+  readonly query: (name: string) => string | undefined
   /** The body, parsed and checked, once it is read; absent before. */
   readonly body?: { readonly value: unknown }
 }
@@ -19,6 +24,8 @@ const matches = (rule: FaultRule, request: ScriptedRequest): boolean | typeof NE
   if (rule.operation !== request.operation) return false
   const headers = Object.entries(rule.when?.headers ?? {})
   if (!headers.every(([name, value]) => request.header(name) === value)) return false
+  if (!Object.entries(rule.when?.params ?? {}).every(([name, value]) => request.param(name) === value)) return false
+  if (!Object.entries(rule.when?.query ?? {}).every(([name, value]) => request.query(name) === value)) return false
   const wanted = rule.when?.body
   if (wanted === undefined) return true
   if (request.body === undefined) return NEEDS_BODY
@@ -33,7 +40,7 @@ const matches = (rule: FaultRule, request: ScriptedRequest): boolean | typeof NE
  * sandbox takes the first rule it matches: while the rule's `after` is above 0, it counts that
  * down and the request passes untouched; then, with `chance`, a draw from the rule's generator (its
  * `seed` advances) decides whether the rule applies; a rule that applies counts `times` down, and
- * at 0 it is gone.
+ * at 0 it is gone. A rule without `times` stays until the script is cleared.
  */
 export interface FaultScripts {
   readonly replace: (sandbox: string, rules: ReadonlyArray<FaultRule>) => void
@@ -61,6 +68,7 @@ export const faultScripts = (): FaultScripts => {
       rules[index] = drawn
       if (draw.value >= rule.chance) return undefined
     }
+    if (drawn.times === undefined) return rule
     if (drawn.times <= 1) rules.splice(index, 1)
     else rules[index] = { ...drawn, times: drawn.times - 1 }
     if (rules.length === 0) scripts.delete(sandbox)

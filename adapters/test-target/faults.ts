@@ -3,8 +3,9 @@ import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
 import { safeIntegerText } from '../../src/domain/integer-text.js'
 import type { AuthState } from '../http/auth.js'
 import type { LogFieldsState } from '../http/access-log.js'
-import { sendFailure } from '../http/error-response.js'
+import { type FailureState, sendFailure } from '../http/error-response.js'
 import {
+  type AppliedFault,
   FAULT_NAMES,
   type FaultName,
   type FaultRule,
@@ -12,6 +13,7 @@ import {
   MAX_RETRY_AFTER_SECONDS,
   NETWORK_FAULTS,
   type Operation,
+  SCRIPTED_ANSWER,
 } from './fault-rule.js'
 import { type FaultScripts, NEEDS_BODY, type ScriptedRequest } from './fault-script.js'
 import { type FaultSource, type ForcedStatus, forcedFailure } from './failures.js'
@@ -19,6 +21,7 @@ import { withInsertDelay } from './insert-delay.js'
 import type { JsonBodyState } from '../http/json-body.js'
 import { parsePrefer } from './prefer.js'
 import { rawHeadLines } from '../http/raw-head.js'
+import { sendAnswer } from './scripted-answer.js'
 
 export { MAX_DELAY_MS } from './fault-rule.js'
 
@@ -59,9 +62,9 @@ interface FaultsOptions {
   readonly scripts: FaultScripts
 }
 
-/** What the faults middleware decided for a request, for the request journal: the fault applied, and what it sent. */
-export interface FaultState extends AuthState, LogFieldsState {
-  fault?: FaultName
+/** What the faults middleware decided for a request, for the request journal: the fault applied (or a scripted answer), and what it sent. */
+export interface FaultState extends AuthState, LogFieldsState, FailureState {
+  fault?: AppliedFault
   /** What a `truncated` answer sent after its status line: the headers sent whole, and the bytes of its body. */
   truncated?: { readonly headers: OutgoingHttpHeaders; readonly body: Buffer }
 }
@@ -75,7 +78,7 @@ const logField = (ctx: ParameterizedContext<FaultState>, name: string, value: st
 }
 
 /** The fault applied, for the journal and the log line, where it is marked `forced` so that nobody mistakes it for a real failure. */
-const applied = (ctx: ParameterizedContext<FaultState>, fault: FaultName): void => {
+const applied = (ctx: ParameterizedContext<FaultState>, fault: AppliedFault): void => {
   ctx.state.fault = fault
   ctx.state.logFields = { ...ctx.state.logFields, fault, forced: true }
 }
@@ -134,7 +137,7 @@ const sendTruncated = (ctx: ParameterizedContext<FaultState>): void => {
 interface Faults {
   /** Runs first on each pet operation, before the body is read. */
   readonly before: (operation: Operation) => Middleware<FaultState>
-  /** Runs on a create once its body is read and checked: a script's rules may match the body. */
+  /** Runs on a create once its body is read and checked; only with fault scripts, whose rules may match the body. */
   readonly afterBody: Middleware<FaultState & JsonBodyState>
 }
 
@@ -145,20 +148,28 @@ const scriptedRequest = (ctx: Context, operation: Operation, body?: { readonly v
     const value = ctx.req.headers[name]
     return Array.isArray(value) ? value.join(', ') : value
   },
+  // The route's parameters, which the router decoded before the route's first middleware (this one) runs.
+  param: (name) => (ctx as Context & { readonly params?: Readonly<Record<string, string>> }).params?.[name],
+  query: (name) => {
+    const value = ctx.query[name]
+    return typeof value === 'string' ? value : undefined
+  },
   ...(body === undefined ? {} : { body }),
 })
 
 /**
- * Forced failures and delays for client developers (PETSTORE_TEST_TARGET=on), one middleware per pet
- * operation, after authentication and the rate limit and before the body is read. A request's own
- * `Prefer: fault` wins over the sandbox's script and does not consume it; otherwise the first rule
- * of the script the request matches is counted, and applies or lets it pass (scripts.take). When
- * that rule matches on the body, nothing is decided until the body is read and checked
- * (`afterBody`): a body refused is answered as always, and takes no rule. An Error fault claims no
- * Idempotency-Key and touches no store, nor reads the body unless its rule matched it; `reset`
- * neither; `reset-after` and `truncated` carry the operation out, then break the answer. A delay
- * comes first, except on a create with an Idempotency-Key in a sandbox, where it runs after the key
- * is claimed. `Preference-Applied` lists what `Prefer` asked for and was applied, delay first.
+ * Forced failures, scripted answers and delays for client developers (PETSTORE_TEST_TARGET=on), one
+ * middleware per pet operation, after authentication and the rate limit and before the body is
+ * read. A request's own `Prefer: fault` wins over the sandbox's script and does not consume it;
+ * otherwise the first rule of the script the request matches is counted, and applies or lets it
+ * pass (scripts.take). When that rule matches on the body, nothing is decided until the body is
+ * read and checked (`afterBody`): a body refused is answered as always, and takes no rule. An Error
+ * fault or a scripted answer claims no Idempotency-Key and touches no store, nor reads the body
+ * unless its rule matched it; `reset` neither; `reset-after`, `truncated` and an answer
+ * `afterOperation` carry the operation out, then break or replace its answer. A delay comes first,
+ * except on a create with an Idempotency-Key in a sandbox, where it runs after the key is claimed,
+ * and with an answer `afterOperation`, where it runs between the operation and the answer.
+ * `Preference-Applied` lists what `Prefer` asked for and was applied, delay first.
  */
 export const faults = ({ shutdown, scripts }: FaultsOptions): Faults => {
   // One listener on the signal for every delay in progress, however many there are.
@@ -192,12 +203,15 @@ export const faults = ({ shutdown, scripts }: FaultsOptions): Faults => {
   ): Promise<void> => {
     const by: FaultSource = asked.fault === undefined ? 'script' : 'prefer'
     const fault = asked.fault ?? rule?.fault
+    // A rule with an answer has no fault, and a request whose Prefer asked for one took no rule.
+    const answer = rule?.answer
+    const answerAfterOperation = answer !== undefined && rule?.afterOperation === true
     const delayMs = asked.delayMs ?? rule?.delay
     const retryAfterSeconds = asked.retryAfterSeconds ?? rule?.retryAfter
     // A keyed create in a sandbox waits between its claim and its insert: a retry meanwhile meets the claim.
-    const afterClaim = operation === 'createPet' && ctx.get('Idempotency-Key') !== '' && fault === undefined
+    const afterClaim = operation === 'createPet' && ctx.get('Idempotency-Key') !== '' && fault === undefined && answer === undefined
     let delayed = false
-    if (delayMs !== undefined && !afterClaim) delayed = await wait(delayMs)
+    if (delayMs !== undefined && !afterClaim && !answerAfterOperation) delayed = await wait(delayMs)
     const preferences = [
       ...(delayed && asked.delayMs !== undefined ? [`delay=${delayMs}`] : []),
       ...(asked.fault === undefined ? [] : [`fault=${asked.fault}`]),
@@ -213,6 +227,15 @@ export const faults = ({ shutdown, scripts }: FaultsOptions): Faults => {
     if (fault === 'reset') {
       applied(ctx, fault)
       return resetConnection(ctx)
+    }
+    if (answer !== undefined) {
+      applied(ctx, SCRIPTED_ANSWER)
+      if (!answerAfterOperation) return sendAnswer(ctx, answer)
+      // What every answer carries, before the operation adds its own.
+      const kept = { ...ctx.res.getHeaders() }
+      await next()
+      if (delayMs !== undefined && (await wait(delayMs)) && asked.delayMs !== undefined) kept['preference-applied'] = `delay=${delayMs}`
+      return sendAnswer(ctx, answer, kept)
     }
     if (afterClaim && delayMs !== undefined) {
       // Listed only once it ran: a create refused before its insert (a bad body, a key in use) waited for nothing.

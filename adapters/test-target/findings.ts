@@ -1,82 +1,54 @@
-import { isDeepStrictEqual } from 'node:util'
-import { DEPRECATION_HEADERS } from '../http/deprecation.js'
 import { echoed } from '../http/error-response.js'
 import { answeredCode } from './answered-code.js'
-import type { JournalEntry } from './request-journal.js'
-
-/** Something a client did that it should not have, with the journal entries it rests on. */
-export interface Finding {
-  /** Stable: a client's suite may assert on it. */
-  readonly code: FindingCode
-  /** The `sequence` numbers of the journal entries it rests on, in arrival order. */
-  readonly sequences: ReadonlyArray<number>
-  readonly message: string
-}
-
-type FindingCode =
-  | 'retry_after_ignored'
-  | 'retry_without_idempotency_key'
-  | 'idempotency_key_reused'
-  | 'deprecated_operation_used'
-  | 'link_not_followed'
-  | 'malformed_authorization'
-
-const arrivalOf = (entry: JournalEntry): number => Date.parse(entry.time)
-const answeredAt = (entry: JournalEntry): number => arrivalOf(entry) + entry.durationMs
+// Judged from the entries of requests that have ended (RequestJournal's `kept`).
+import type { SettledEntry as JournalEntry } from './journal-entry.js'
+import { byFirstRequest, type Judgement, retryAfterAsked, sameBody, sameRequest, stepsAfter, waitedMs } from './request-steps.js'
 
 /**
- * Whether `later` was sent once `earlier` had been answered, rather than beside it: what makes it a
- * retry or a next step. The journal's times have millisecond precision, hence the millisecond given.
+ * The rules of findings, as the contract's FindingCode names them: each holds only what is a mistake
+ * whatever the client meant, so that a correct client's suite can assert that there is none. What the
+ * service cannot be sure of is a warning (warnings.ts).
  */
-const sentAfterAnswerTo = (earlier: JournalEntry, later: JournalEntry): boolean => arrivalOf(later) + 1 >= answeredAt(earlier)
+export const FINDING_CODES = [
+  'retry_after_ignored',
+  'retry_without_idempotency_key',
+  'idempotency_key_reused',
+  'malformed_authorization',
+] as const
 
-/** The first request of the same operation sent after `entry` was answered. */
-const nextStepAfter = (entries: ReadonlyArray<JournalEntry>, at: number, entry: JournalEntry): JournalEntry | undefined =>
-  entries.slice(at + 1).find((later) => later.operation === entry.operation && sentAfterAnswerTo(entry, later))
+/** Something a client did that it should not have, whatever it meant. */
+export type Finding = Judgement<(typeof FINDING_CODES)[number]>
 
-const parsedOrText = (body: string): unknown => {
-  try {
-    return JSON.parse(body) as unknown
-  } catch {
-    return body
-  }
-}
-
-/** Bodies equal as JSON (key order and spacing aside), or as text when either is not JSON. */
-const sameBody = (first: JournalEntry, second: JournalEntry): boolean =>
-  first.request.body !== null &&
-  second.request.body !== null &&
-  isDeepStrictEqual(parsedOrText(first.request.body), parsedOrText(second.request.body))
-
+/** The same request sent again, sooner than its 429 or 503 asked: a retry, whatever else the client did meanwhile. */
 const retryAfterIgnored = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> =>
   entries.flatMap((entry, at) => {
-    const retryAfter = entry.response.headers['retry-after']
-    if ((entry.status !== 429 && entry.status !== 503) || entry.operation === null || retryAfter === undefined) return []
-    if (!/^\d+$/.test(retryAfter)) return []
-    const retry = nextStepAfter(entries, at, entry)
-    if (retry === undefined) return []
-    const waitedMs = Math.max(0, Math.round(arrivalOf(retry) - answeredAt(entry)))
-    if (waitedMs >= Number(retryAfter) * 1000) return []
+    const asked = retryAfterAsked(entry)
+    const retry = asked === undefined ? undefined : stepsAfter(entries, at).find((later) => sameRequest(entry, later))
+    if (asked === undefined || retry === undefined || waitedMs(entry, retry) >= asked.waitMs) return []
     return [
       {
         code: 'retry_after_ignored',
         sequences: [entry.sequence, retry.sequence],
-        message: `${entry.operation} was sent again ${waitedMs} ms after a ${entry.status} whose Retry-After asked to wait ${retryAfter} s.`,
+        message: `${entry.operation} was sent again ${waitedMs(entry, retry)} ms after a ${entry.status} whose Retry-After asked to wait ${asked.said}.`,
       },
     ]
   })
 
-/** A create whose outcome the client cannot know: failed, or answered with a broken connection. */
-const failedHow = (entry: JournalEntry): string | undefined => {
+/**
+ * A create whose outcome the client cannot know: no answer, a broken one, or a 5xx that may have
+ * stored it (every 5xx but 507 `sandbox_full`, which says nothing was stored).
+ */
+const unknownOutcome = (entry: JournalEntry): string | undefined => {
   if (entry.status === null) return 'got no answer (its connection closed)'
   if (entry.fault === 'reset-after' || entry.fault === 'truncated') return 'got a broken answer'
-  return entry.status >= 500 ? `failed ${entry.status}` : undefined
+  return entry.status >= 500 && entry.status !== 507 ? `failed ${entry.status}` : undefined
 }
 
+/** The next create after one of unknown outcome, with the same body and no `Idempotency-Key`. */
 const retryWithoutIdempotencyKey = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> =>
   entries.flatMap((entry, at) => {
-    const how = entry.operation === 'createPet' ? failedHow(entry) : undefined
-    const retry = how === undefined ? undefined : nextStepAfter(entries, at, entry)
+    const how = entry.operation === 'createPet' ? unknownOutcome(entry) : undefined
+    const retry = how === undefined ? undefined : stepsAfter(entries, at)[0]
     if (retry === undefined || retry.request.headers['idempotency-key'] !== undefined || !sameBody(entry, retry)) return []
     return [
       {
@@ -87,6 +59,7 @@ const retryWithoutIdempotencyKey = (entries: ReadonlyArray<JournalEntry>): Reado
     ]
   })
 
+/** Refused by the service itself: an `Idempotency-Key` names one create, and its body. */
 const idempotencyKeyReused = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> =>
   entries.flatMap((entry, at) => {
     if (answeredCode(entry.status, entry.response) !== 'idempotency_key_mismatch') return []
@@ -101,38 +74,6 @@ const idempotencyKeyReused = (entries: ReadonlyArray<JournalEntry>): ReadonlyArr
         sequences: first === undefined ? [entry.sequence] : [first.sequence, entry.sequence],
         message:
           'An Idempotency-Key was sent again with another body (422 idempotency_key_mismatch): a key names one create, a new pet needs a new key.',
-      },
-    ]
-  })
-
-const deprecatedOperationUsed = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> => {
-  const uses = entries.filter((entry) => entry.operation === 'getPet')
-  if (uses.length === 0) return []
-  return [
-    {
-      code: 'deprecated_operation_used',
-      sequences: uses.map((entry) => entry.sequence),
-      message: `getPet (GET /v1/pets/{petId}) is deprecated and will be removed on ${DEPRECATION_HEADERS.Sunset} (its Sunset): read pets with GET /v1/pets.`,
-    },
-  ]
-}
-
-/** The query of a journal entry's path (already redacted, so never a key). */
-const queryOf = (entry: JournalEntry): URLSearchParams => new URL(entry.path, 'http://journal').searchParams
-
-const linkNotFollowed = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> =>
-  entries.flatMap((entry, at) => {
-    if (entry.operation !== 'listPets' || entry.status !== 200 || !/rel="next"/.test(entry.response.headers.link ?? '')) return []
-    const next = nextStepAfter(entries, at, entry)
-    if (next === undefined) return []
-    const [page, asked] = [queryOf(entry), queryOf(next)]
-    const sameFirstPage = !asked.has('after') && asked.get('limit') === page.get('limit') && asked.get('status') === page.get('status')
-    if (!sameFirstPage) return []
-    return [
-      {
-        code: 'link_not_followed',
-        sequences: [entry.sequence, next.sequence],
-        message: 'The first page was asked for again right after a page whose Link offered the next: follow its rel="next" URL to read on.',
       },
     ]
   })
@@ -171,11 +112,9 @@ const malformedAuthorization = (entries: ReadonlyArray<JournalEntry>): ReadonlyA
  * longer kept (the journal keeps the newest JOURNAL_SIZE) is missed.
  */
 export const findingsOf = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> =>
-  [
+  byFirstRequest([
     ...retryAfterIgnored(entries),
     ...retryWithoutIdempotencyKey(entries),
     ...idempotencyKeyReused(entries),
-    ...deprecatedOperationUsed(entries),
-    ...linkNotFollowed(entries),
     ...malformedAuthorization(entries),
-  ].sort((one, other) => (one.sequences[0] ?? 0) - (other.sequences[0] ?? 0))
+  ])

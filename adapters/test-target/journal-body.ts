@@ -18,7 +18,7 @@ export interface TappedBody {
 const NO_BODY: TappedBody = { bytes: Buffer.alloc(0), cut: false }
 
 /** RFC 9112 §6.3: a request without Content-Length or Transfer-Encoding has no body. */
-const hasBody = (request: IncomingMessage): boolean =>
+export const hasBody = (request: IncomingMessage): boolean =>
   request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') > 0
 
 /**

@@ -3,8 +3,8 @@ import * as E from 'fp-ts/Either'
 import { safeIntegerText } from '../../src/domain/integer-text.js'
 import { echoed } from '../http/error-response.js'
 import { withoutOptionalWhitespace } from '../http/optional-whitespace.js'
-import { FAULT_NAMES, type FaultName, OPERATIONS, type Operation } from './fault-rule.js'
-import type { JournalEntry } from './request-journal.js'
+import { APPLIED_FAULTS, type AppliedFault, OPERATIONS, type Operation } from './fault-rule.js'
+import { JOURNAL_STATES, type JournalEntry, type JournalState } from './journal-entry.js'
 
 /** A request header an entry must have been sent with: by name (in lower case), with exactly `value` when given. */
 interface HeaderFilter {
@@ -17,15 +17,16 @@ export interface JournalFilter {
   readonly method?: string
   readonly path?: string
   readonly operation?: Operation
+  readonly state?: JournalState
   readonly status?: number
-  readonly fault?: FaultName
+  readonly fault?: AppliedFault
   readonly headers: ReadonlyArray<HeaderFilter>
   /** Entries whose sequence number is greater. */
   readonly since?: number
 }
 
 /** The filters of GET /v1/sandbox/requests and of its count; `fault` only where faults are on. */
-const FILTERS = ['method', 'path', 'operation', 'status', 'fault', 'header', 'since'] as const
+const FILTERS = ['method', 'path', 'operation', 'state', 'status', 'fault', 'header', 'since'] as const
 type FilterName = (typeof FILTERS)[number]
 
 type Query = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
@@ -43,17 +44,19 @@ const headerFilterOf = (text: string): HeaderFilter | undefined => {
 }
 
 const isOperation = (value: string): value is Operation => (OPERATIONS as ReadonlyArray<string>).includes(value)
+const isState = (value: string): value is JournalState => (JOURNAL_STATES as ReadonlyArray<string>).includes(value)
 
 /** Each filter given once: its value read, or why it is refused. */
 const READERS: Readonly<Record<Exclude<FilterName, 'header'>, (value: string) => Partial<JournalFilter> | string>> = {
   method: (value) => (METHODS.includes(value) ? { method: value } : 'must be an HTTP method, in capitals, such as GET or POST'),
   path: (value) => (value.startsWith('/') && !value.includes('?') ? { path: value } : 'must be a path starting with /, without a query'),
   operation: (value) => (isOperation(value) ? { operation: value } : `must be one of ${OPERATIONS.join(', ')}`),
+  state: (value) => (isState(value) ? { state: value } : `must be one of ${JOURNAL_STATES.join(', ')}`),
   status: (value) => {
     const status = safeIntegerText(value, 100, 599)
     return status === undefined ? 'must be an integer from 100 to 599' : { status }
   },
-  fault: (value) => (FAULT_NAMES.includes(value) ? { fault: value as FaultName } : `must be one of ${FAULT_NAMES.join(', ')}`),
+  fault: (value) => (APPLIED_FAULTS.includes(value) ? { fault: value as AppliedFault } : `must be one of ${APPLIED_FAULTS.join(', ')}`),
   since: (value) => {
     const since = safeIntegerText(value, 0, Number.MAX_SAFE_INTEGER)
     return since === undefined ? `must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}` : { since }
@@ -112,6 +115,7 @@ export const matchesFilter = (entry: JournalEntry, filter: JournalFilter): boole
   (filter.method === undefined || entry.method === filter.method) &&
   (filter.path === undefined || pathOf(entry.path) === filter.path) &&
   (filter.operation === undefined || entry.operation === filter.operation) &&
+  (filter.state === undefined || entry.state === filter.state) &&
   (filter.status === undefined || entry.status === filter.status) &&
   (filter.fault === undefined || entry.fault === filter.fault) &&
   filter.headers.every(

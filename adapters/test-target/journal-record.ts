@@ -4,7 +4,8 @@ import type { Redact } from '../http/key-redaction.js'
 import { textBytes } from '../../src/wiring/meter.js'
 import { authorizationForm } from './authorization-form.js'
 import { type KeptBody, keptFromBytes, keptFromText, type TappedBody } from './journal-body.js'
-import type { JournalEntry, JournalRecord } from './request-journal.js'
+import type { HeldRequest, JournalMessage, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'
+import type { Operation } from './fault-rule.js'
 
 /** The most of a request's or an answer's body an entry keeps. */
 export const JOURNAL_BODY_BYTES = 4096
@@ -76,78 +77,134 @@ export const answerBody = (body: unknown, redact: Redact): KeptBody => {
 export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): KeptBody =>
   decoded !== undefined && !decoded.includes('\uFFFD') ? keptFromText(decoded, redact, JOURNAL_BODY_BYTES) : keptFromBytes(tapped, redact)
 
-/**
- * What a request leaves for its entry: plain values, taken as it ends. Made in a function of its
- * own, so that the entry's closure holds these and nothing of the request's context, response or
- * connection, which would otherwise live as long as the entry.
- */
-export interface Taken extends Pick<JournalEntry, 'id' | 'method' | 'operation' | 'status' | 'durationMs' | 'fault'> {
+/** What the journal takes of a request as it arrives: plain values, so that its entry holds nothing of the request's context. */
+export interface Arrival extends Pick<SettledEntry, 'id' | 'method'> {
   /** When the request arrived, by its sandbox's clock (ms). */
   readonly started: number
   readonly url: string
   readonly requestHeaders: IncomingHttpHeaders
   readonly rawRequestHeaders: ReadonlyArray<string>
-  readonly requestBody: KeptBody
-  readonly responseHeaders: OutgoingHttpHeaders
-  readonly responseBody: KeptBody
+  /** It has a body (hasBody), which its entry shows once the request has ended. */
+  readonly hasBody: boolean
 }
 
 /** The estimate of an entry, beside its text: the record, its closure, its place in the journal, what it shows once read. */
 const ENTRY_BYTES = 1024
 
 /**
- * A request as the journal files it, within the bounds of an entry: its bodies cut (JOURNAL_BODY_BYTES),
- * the first of its headers and of its answer's kept (JOURNAL_HEADER_FIELDS, JOURNAL_HEADER_CHARS),
- * and of the credential only its form (`Bearer [redacted]`), whatever it holds. Its entry is made,
- * every key redacted, the first time it is read, and kept. What it takes of the sandbox's budget
- * counts its text twice, as it came and as its entry shows it, but its bodies once: the entry shows
- * the same strings.
+ * A request as it arrived, within the bounds of an entry: the first of its headers kept
+ * (JOURNAL_HEADER_FIELDS, JOURNAL_HEADER_CHARS), and of the credential only its form (`Bearer
+ * [redacted]`), whatever it holds. A copy: its entry holds nothing else of the request.
  */
-export const filedRecord = (taken: Taken, redact: Redact): JournalRecord => {
-  // Only plain values of `taken` are named here, so that the entry's closure holds nothing else of it.
-  const { id, started, method, url, operation, status, durationMs, fault, requestBody, responseBody } = taken
-  const credentials = authorizationValues(taken.rawRequestHeaders)
+interface ArrivedRequest extends Omit<Arrival, 'requestHeaders' | 'rawRequestHeaders'> {
+  /** Its headers as its entry shows them, every key redacted: made the first time they are read, and kept. */
+  readonly headers: () => Pick<JournalMessage, 'headers' | 'headersTruncated'>
+  /** What its text takes of the sandbox's budget, counted once. */
+  readonly bytes: number
+}
+
+export const arrivedRequest = (arrival: Arrival, redact: Redact): ArrivedRequest => {
+  // Only plain values of `arrival` are named here, so that the entry's closure holds nothing else of it.
+  const { id, started, method, url, hasBody } = arrival
+  const credentials = authorizationValues(arrival.rawRequestHeaders)
   const form = credentials.length === 0 ? undefined : authorizationForm(credentials)
   // The credential's form is kept first (what findings judge), unless it alone passes the bounds.
   const formChars = form === undefined ? 0 : AUTHORIZATION.length + form.length
   const authorization = form !== undefined && formChars <= JOURNAL_HEADER_CHARS ? form : undefined
   const asked = keptHeaders(
-    taken.requestHeaders,
+    arrival.requestHeaders,
     authorization === undefined ? { fields: 0, chars: 0 } : { fields: 1, chars: formChars },
     AUTHORIZATION,
   )
-  const requestHeadersCut = asked.cut || (form !== undefined && authorization === undefined)
-  const answered = keptHeaders(taken.responseHeaders, { fields: 0, chars: 0 })
-  const keptBytes =
-    textBytes(id) +
-    textBytes(method) +
-    textBytes(url) +
-    asked.bytes +
-    (authorization === undefined ? 0 : HEADER_FIELD_BYTES + textBytes(AUTHORIZATION) + textBytes(authorization)) +
-    answered.bytes
+  const headersTruncated = asked.cut || (form !== undefined && authorization === undefined)
+  let shown: Pick<JournalMessage, 'headers' | 'headersTruncated'> | undefined
+  return {
+    id,
+    started,
+    method,
+    url,
+    hasBody,
+    headers: () =>
+      (shown ??= {
+        headers: { ...headerRecord(asked.fields, redact), ...(authorization === undefined ? {} : { authorization }) },
+        headersTruncated,
+      }),
+    bytes:
+      textBytes(id) +
+      textBytes(method) +
+      textBytes(url) +
+      asked.bytes +
+      (authorization === undefined ? 0 : HEADER_FIELD_BYTES + textBytes(AUTHORIZATION) + textBytes(authorization)),
+  }
+}
+
+/** What is known of a request still pending, as it is read: what routing will make of it, and the fault applied so far. */
+interface Unsettled {
+  readonly operation: () => Operation | null
+  readonly fault: () => string | null
+}
+
+/**
+ * A request from its arrival until it ends: shown as it came, `pending`, without an answer or a
+ * body yet (`bodyTruncated` when it has one). What it takes of the budget counts its text twice,
+ * as it came and as its entry shows it.
+ */
+export const pendingRecord = (arrived: ArrivedRequest, unsettled: Unsettled, redact: Redact): HeldRequest => ({
+  bytes: ENTRY_BYTES + 2 * arrived.bytes,
+  show: () => ({
+    id: redact(arrived.id),
+    time: new Date(arrived.started).toISOString(),
+    method: arrived.method,
+    path: redact(arrived.url),
+    operation: unsettled.operation(),
+    state: 'pending',
+    status: null,
+    durationMs: null,
+    fault: unsettled.fault(),
+    request: { ...arrived.headers(), body: null, bodyTruncated: arrived.hasBody },
+    response: null,
+  }),
+})
+
+/** How a request ended: plain values, taken as it ends. */
+export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'durationMs' | 'fault'> {
+  readonly state: Exclude<JournalState, 'pending'>
+  readonly requestBody: KeptBody
+  readonly responseHeaders: OutgoingHttpHeaders
+  readonly responseBody: KeptBody
+}
+
+/**
+ * A request that has ended, as the journal files it, within the bounds of an entry: its bodies cut
+ * (JOURNAL_BODY_BYTES), the first of its answer's headers kept (JOURNAL_HEADER_FIELDS,
+ * JOURNAL_HEADER_CHARS). Its entry is made, every key redacted, the first time it is read, and
+ * kept. What it takes of the sandbox's budget counts its text twice, as it came and as its entry
+ * shows it, but its bodies once: the entry shows the same strings.
+ */
+export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Redact): JournalRecord => {
+  // Only plain values of `ending` are named here, so that the entry's closure holds nothing else of it.
+  const { operation, state, status, durationMs, fault, requestBody, responseBody } = ending
+  const answered = keptHeaders(ending.responseHeaders, { fields: 0, chars: 0 })
   const bodyBytes = textBytes(requestBody.body ?? '') + textBytes(responseBody.body ?? '')
-  let shown: Omit<JournalEntry, 'sequence'> | undefined
+  let shown: Omit<SettledEntry, 'sequence'> | undefined
   return {
     operation,
     status,
     fault,
     response: responseBody,
-    bytes: ENTRY_BYTES + 2 * keptBytes + bodyBytes,
+    bytes: ENTRY_BYTES + 2 * (arrived.bytes + answered.bytes) + bodyBytes,
     show: () =>
       (shown ??= {
-        id: redact(id),
-        time: new Date(started).toISOString(),
-        method,
-        path: redact(url),
+        id: redact(arrived.id),
+        time: new Date(arrived.started).toISOString(),
+        method: arrived.method,
+        path: redact(arrived.url),
         operation,
+        state,
         status,
         durationMs,
         fault,
-        request: {
-          headers: { ...headerRecord(asked.fields, redact), ...(authorization === undefined ? {} : { authorization }) },
-          headersTruncated: requestHeadersCut,
-          ...requestBody,
-        },
+        request: { ...arrived.headers(), ...requestBody },
         response: { headers: headerRecord(answered.fields, redact), headersTruncated: answered.cut, ...responseBody },
       }),
   }

@@ -1,18 +1,20 @@
-import type { JournalRecord } from './request-journal.js'
+import type { HeldRequest } from './journal-entry.js'
 
 /** How many requests each sandbox's journal keeps at most: the newest. Its budget may keep fewer. */
-export const JOURNAL_SIZE = 100
+export const JOURNAL_SIZE = 1000
 
-/** A request filed in its sandbox's journal, with its place in the order of arrival. */
+/** A request in its sandbox's journal, from its arrival: its place in the order of arrival, and what is held of it, which its end replaces. */
 export interface Filed {
   readonly sequence: number
-  readonly record: JournalRecord
+  held: HeldRequest
+  /** It left the journal: what its end files is no part of it. */
+  gone: boolean
 }
 
 export interface SandboxJournal {
   next: number
   /**
-   * The newest requests filed, in arrival order, in a ring of JOURNAL_SIZE slots whose oldest is at
+   * The newest requests, in arrival order, in a ring of JOURNAL_SIZE slots whose oldest is at
    * `first`. A ring rather than an array shifted: shifting moved every slot of a long-lived array,
    * each move a write barrier, on every request. A slot no entry holds is empty, so that what
    * left the journal is freed.
@@ -20,12 +22,15 @@ export interface SandboxJournal {
   readonly ring: Array<Filed | undefined>
   first: number
   size: number
-  /** What the entries kept take of the sandbox's budget (JournalRecord's `bytes`). */
+  /** What the entries kept take of the sandbox's budget (HeldRequest's `bytes`). */
   bytes: number
+  /** How many requests left it to make room. */
   dropped: number
+  /** The sequence number of the newest request that left it, 0 while none has: requests leave oldest first, so each one up to it has. */
+  droppedThrough: number
 }
 
-export const emptyJournal = (): SandboxJournal => ({ next: 1, ring: [], first: 0, size: 0, bytes: 0, dropped: 0 })
+export const emptyJournal = (): SandboxJournal => ({ next: 1, ring: [], first: 0, size: 0, bytes: 0, dropped: 0, droppedThrough: 0 })
 
 const slotOf = (journal: SandboxJournal, index: number): number => (journal.first + index) % JOURNAL_SIZE
 
@@ -39,32 +44,34 @@ const dropOldest = (journal: SandboxJournal): void => {
   journal.ring[journal.first] = undefined
   journal.first = slotOf(journal, 1)
   journal.size -= 1
-  journal.bytes -= oldest?.record.bytes ?? 0
   journal.dropped += 1
+  if (oldest === undefined) return
+  oldest.gone = true
+  journal.bytes -= oldest.held.bytes
+  journal.droppedThrough = oldest.sequence
+}
+
+/** The oldest entries leave until what is kept fits in `budgetBytes`, the newest too when it alone takes more. */
+const fitIn = (journal: SandboxJournal, budgetBytes: number): void => {
+  while (journal.size > 0 && journal.bytes > budgetBytes) dropOldest(journal)
 }
 
 /**
- * Files `entry` in arrival order, keeping at most JOURNAL_SIZE entries and `budgetBytes` of them:
- * the oldest leave to make room. An entry older than every entry that would have to leave for it
- * is dropped instead, and so is one that alone takes more than the budget.
+ * Files a request as it arrives, after every request that arrived before it: the oldest leave to
+ * keep at most JOURNAL_SIZE entries and `budgetBytes` of them.
  */
-export const file = (journal: SandboxJournal, entry: Filed, budgetBytes: number): void => {
-  const { ring } = journal
-  const sequenceAt = (index: number): number => ring[slotOf(journal, index)]?.sequence ?? 0
-  let place = journal.size
-  while (place > 0 && sequenceAt(place - 1) > entry.sequence) place -= 1
-  while (journal.size > 0 && (journal.size === JOURNAL_SIZE || journal.bytes + entry.record.bytes > budgetBytes)) {
-    if (place === 0) break
-    dropOldest(journal)
-    place -= 1
-  }
-  if (journal.size === JOURNAL_SIZE || journal.bytes + entry.record.bytes > budgetBytes) {
-    journal.dropped += 1
-    return
-  }
-  // Requests mostly end in the order they arrived: then nothing moves, and one slot is written.
-  for (let index = journal.size; index > place; index -= 1) ring[slotOf(journal, index)] = ring[slotOf(journal, index - 1)]
-  ring[slotOf(journal, place)] = entry
+export const arriveIn = (journal: SandboxJournal, filed: Filed, budgetBytes: number): void => {
+  if (journal.size === JOURNAL_SIZE) dropOldest(journal)
+  journal.ring[slotOf(journal, journal.size)] = filed
   journal.size += 1
-  journal.bytes += entry.record.bytes
+  journal.bytes += filed.held.bytes
+  fitIn(journal, budgetBytes)
+}
+
+/** Holds `held` for a request still kept, in its place (it ended): the oldest leave when it takes more. */
+export const settleIn = (journal: SandboxJournal, filed: Filed, held: HeldRequest, budgetBytes: number): void => {
+  if (filed.gone) return
+  journal.bytes += held.bytes - filed.held.bytes
+  filed.held = held
+  fitIn(journal, budgetBytes)
 }

@@ -31,9 +31,11 @@ export const keptWhileOpen = (
   return {
     journal: {
       ...journal,
-      arrive: (sandbox) => {
-        const place = journal.arrive(sandbox)
-        return { ...place, record: (entry) => (sandboxes.isOpen(sandbox) ? place.record(entry) : undefined) }
+      arrive: (sandbox, pending) => {
+        // A request of a sandbox that ended as it arrived leaves nothing, not even a journal for it.
+        if (!sandboxes.isOpen(sandbox)) return { record: () => undefined }
+        const place = journal.arrive(sandbox, pending)
+        return { record: (entry) => (sandboxes.isOpen(sandbox) ? place.record(entry) : undefined) }
       },
     },
     scripts: { ...scripts, replace: (sandbox, rules) => (sandboxes.isOpen(sandbox) ? scripts.replace(sandbox, rules) : undefined) },

@@ -5,68 +5,38 @@ import type { Middleware, Next, ParameterizedContext } from 'koa'
 import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import type { FaultState } from './faults.js'
-import { type KeptBody, tapBody } from './journal-body.js'
+import { whenClientLeaves } from './client-left.js'
+import { hasBody, type KeptBody, tapBody } from './journal-body.js'
+import { type HeldRequest, isSettled, type JournalEntry, type JournalRecord, type SettledEntry } from './journal-entry.js'
 import { type JournalFilter, matchesFilter } from './journal-filter.js'
-import { answerBody, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, requestBody } from './journal-record.js'
-import { emptyJournal, type Filed, file, inOrder, type SandboxJournal } from './journal-ring.js'
+import { answerBody, arrivedRequest, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, pendingRecord, requestBody } from './journal-record.js'
+import { arriveIn, emptyJournal, type Filed, inOrder, type SandboxJournal, settleIn } from './journal-ring.js'
 import type { Redact } from '../http/key-redaction.js'
 
 /** Requests to these paths (the journal, the script, the reset, making and ending sandboxes) are not kept. */
 export const SANDBOX_PATHS = /^\/v1\/sandbox(?:es)?(?:\/|$)/
 
-export interface JournalMessage extends KeptBody {
-  readonly headers: Readonly<Record<string, string>>
-  /** Some headers were left out: the entry keeps the first that fit its bounds (JOURNAL_HEADER_FIELDS, JOURNAL_HEADER_CHARS). */
-  readonly headersTruncated: boolean
-}
-
-/** One request of a sandbox, as GET /v1/sandbox/requests answers it. */
-export interface JournalEntry {
-  /** Its place in the order the sandbox's requests arrived in: 1, 2, 3... since the journal was last cleared. */
-  readonly sequence: number
-  readonly id: string
-  /** When the request arrived, by its sandbox's clock. */
-  readonly time: string
-  readonly method: string
-  readonly path: string
-  /** The pet operation its method and path name, whatever it was answered; null for any other request. */
-  readonly operation: Operation | null
-  readonly status: number | null
-  readonly durationMs: number
-  readonly fault: string | null
-  readonly request: JournalMessage
-  readonly response: JournalMessage
-}
-
-/**
- * A request as it is filed: what coverage reads at once, and the entry as it is read, made only
- * when it is first read (most never are: the journal keeps only the newest). Headers are the
- * costly part of an entry to show (each one lower-cased, joined and redacted), so a request keeps
- * them as they came (the first that fit an entry's bounds) until then.
- */
-export interface JournalRecord extends Pick<JournalEntry, 'operation' | 'status' | 'fault'> {
-  /** The answer's body as the entry shows it (its Error code is what coverage reads). */
-  readonly response: KeptBody
-  /** What it takes of its sandbox's budget, shown or not (filedRecord). */
-  readonly bytes: number
-  readonly show: () => Omit<JournalEntry, 'sequence'>
-}
-
 /** A request's place in its sandbox's journal, taken as it arrives. */
 interface JournalPlace {
-  readonly sequence: number
-  /** Files the request in its place, once it is known; dropped when the journal was cleared since the request arrived. */
+  /** Files the request in its place as it ended; nothing when it left the journal, or the journal was cleared, since it arrived. */
   readonly record: (record: JournalRecord) => void
 }
 
+/** A count of a journal's entries, and whether every request it is about is still kept. */
+export interface JournalCount {
+  readonly count: number
+  /** False when a request that arrived since the journal began (or was cleared), or since the filter's `since`, is no longer kept. */
+  readonly complete: boolean
+}
+
 export interface RequestJournal {
-  /** The next sequence number of the sandbox's journal, for a request that has just arrived. */
-  readonly arrive: (sandbox: string) => JournalPlace
+  /** Files a request that has just arrived, `pending`, after every request that arrived before it. */
+  readonly arrive: (sandbox: string, pending: HeldRequest) => JournalPlace
   /** The entries that match `filter`, newest (by arrival) first, from the newest older than `before` when given: each shown as it is taken. */
   readonly list: (sandbox: string, filter: JournalFilter, before?: number) => Iterable<JournalEntry>
   /** How many entries the journal keeps that match `filter`. */
-  readonly count: (sandbox: string, filter: JournalFilter) => number
-  /** Every entry it keeps, oldest (by arrival) first, and how many were dropped to keep the newest within its bounds. */
+  readonly count: (sandbox: string, filter: JournalFilter) => JournalCount
+  /** Every request it keeps that has ended, oldest (by arrival) first, and how many left it to keep the newest within its bounds. */
   readonly kept: (sandbox: string) => KeptRequests
   /** Empties the journal; its sequence numbers start again at 1. */
   readonly clear: (sandbox: string) => void
@@ -74,17 +44,17 @@ export interface RequestJournal {
 
 /** A sandbox's journal as a whole, for what is judged from it (the report). */
 interface KeptRequests {
-  readonly entries: ReadonlyArray<JournalEntry>
+  readonly entries: ReadonlyArray<SettledEntry>
   /** Requests of the sandbox that arrived since the journal was cleared and are no longer kept. */
   readonly dropped: number
 }
 
-const entryOf = ({ sequence, record }: Filed): JournalEntry => ({ sequence, ...record.show() })
+const entryOf = ({ sequence, held }: Filed): JournalEntry => ({ sequence, ...held.show() })
 
 /**
  * The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store):
  * each keeps at most JOURNAL_SIZE entries and `budgetBytes` of them (the journal's part of its
- * sandbox's budget), the newest.
+ * sandbox's budget), the newest by arrival, each from the moment its request arrives.
  */
 export const requestJournal = (budgetBytes: number): RequestJournal => {
   const journals = new Map<string, SandboxJournal>()
@@ -93,16 +63,16 @@ export const requestJournal = (budgetBytes: number): RequestJournal => {
     return journal === undefined ? [] : inOrder(journal)
   }
   return {
-    arrive: (sandbox) => {
+    arrive: (sandbox, pending) => {
       const journal = journals.get(sandbox) ?? emptyJournal()
       journals.set(sandbox, journal)
-      const sequence = journal.next
+      const filed: Filed = { sequence: journal.next, held: pending, gone: false }
       journal.next += 1
+      arriveIn(journal, filed, budgetBytes)
       return {
-        sequence,
         record: (record) => {
           // A request that arrived before a clear (a DELETE, a reset) is no part of the journal after it.
-          if (journals.get(sandbox) === journal) file(journal, { sequence, record }, budgetBytes)
+          if (journals.get(sandbox) === journal) settleIn(journal, filed, record, budgetBytes)
         },
       }
     },
@@ -115,8 +85,14 @@ export const requestJournal = (budgetBytes: number): RequestJournal => {
         if (matchesFilter(shown, filter)) yield shown
       }
     },
-    count: (sandbox, filter) => filedOf(sandbox).filter((entry) => matchesFilter(entryOf(entry), filter)).length,
-    kept: (sandbox) => ({ entries: filedOf(sandbox).map(entryOf), dropped: journals.get(sandbox)?.dropped ?? 0 }),
+    count: (sandbox, filter) => ({
+      count: filedOf(sandbox).filter((entry) => matchesFilter(entryOf(entry), filter)).length,
+      complete: (journals.get(sandbox)?.droppedThrough ?? 0) <= (filter.since ?? 0),
+    }),
+    kept: (sandbox) => ({
+      entries: filedOf(sandbox).map(entryOf).filter(isSettled),
+      dropped: journals.get(sandbox)?.dropped ?? 0,
+    }),
     clear: (sandbox) => void journals.delete(sandbox),
   }
 }
@@ -147,20 +123,41 @@ export const operationsOf =
 /** Keeps one request in `sandbox`'s journal, around the rest of its handling (`next`). */
 export type KeepRequest = (ctx: ParameterizedContext<FaultState>, sandbox: string, next: Next) => Promise<void>
 
+/** The faults that break the connection before the whole answer goes. */
+const BREAKING_FAULTS: ReadonlyArray<string | undefined> = ['reset', 'reset-after', 'truncated']
+
 /**
- * Keeps a request in a sandbox's journal, in the place its arrival took, once its answer is sent or
- * its connection closed and its body has arrived: what the client sent (its body even when it was
- * refused unread, see tapBody), what it was answered (as sent, after every middleware, an unexpected
- * failure's 500 included; no body for a HEAD, and of a truncated answer only what was sent), and the
- * fault applied. A request whose connection was reset before an answer has no status and no answer.
- * No configured key is kept, wherever it was sent: a key in a header, the URL or a body, or an id or
- * body the answer echoed, is `[redacted]`.
+ * Keeps a request in a sandbox's journal from its arrival, `pending`, and files how it ended in the
+ * place its arrival took once its answer is sent or its connection closed and its body has arrived:
+ * what the client sent (its body even when it was refused unread, see tapBody), what it was
+ * answered (as sent, after every middleware, an unexpected failure's 500 included; no body for a
+ * HEAD, and of a truncated answer only what was sent), the fault applied, and its state: `answered`
+ * when the whole answer went, `reset` when a fault broke the connection first, `abandoned` when the
+ * client left before the answer (whenClientLeaves), or the connection closed for any other reason.
+ * A request whose connection closed before an answer has no status and no answer. No configured key is kept,
+ * wherever it was sent: a key in a header, the URL or a body, or an id or body the answer echoed,
+ * is `[redacted]`.
  */
 export const keepingRequests =
   (journal: RequestJournal, { redact, operationOf, clockOf }: JournalOptions): KeepRequest =>
   async (ctx, sandbox, next) => {
-    const place = journal.arrive(sandbox)
-    const started = clockOf(sandbox).now()
+    const { method, path } = ctx
+    const arrived = arrivedRequest(
+      {
+        id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
+        started: clockOf(sandbox).now(),
+        method,
+        url: ctx.url,
+        requestHeaders: ctx.req.headers,
+        rawRequestHeaders: ctx.req.rawHeaders,
+        hasBody: hasBody(ctx.req),
+      },
+      redact,
+    )
+    const place = journal.arrive(
+      sandbox,
+      pendingRecord(arrived, { operation: () => operationOf(method, path), fault: () => ctx.state.fault ?? null }, redact),
+    )
     const startedAt = performance.now()
     const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)
     /** What went on the wire, which a fault may have cut short: its headers as sent, its body as the entry shows it. */
@@ -170,31 +167,31 @@ export const keepingRequests =
       if (!ctx.res.headersSent) return { headers: {}, body: NO_BODY }
       return { headers: ctx.res.getHeaders(), body: ctx.method === 'HEAD' ? NO_BODY : answerBody(ctx.body, redact) }
     }
-    let answered = false
-    const record = (): void => {
-      if (answered) return
-      answered = true
+    let ended = false
+    /** Files how the request ended, once: `whole` when its answer was sent whole ('finish'), not when its client left or its connection closed first. */
+    const end = (whole: boolean): void => {
+      if (ended) return
+      ended = true
+      stopWaiting()
       const durationMs = Math.round((performance.now() - startedAt) * 1000) / 1000
+      const fault = ctx.state.fault ?? null
       // A truncated answer always sends its status line whole.
       const status = ctx.res.headersSent || ctx.state.truncated !== undefined ? ctx.res.statusCode : null
+      const state = BREAKING_FAULTS.includes(ctx.state.fault) ? 'reset' : whole ? 'answered' : 'abandoned'
       const response = answer()
       // The route routing chose, when the request got that far; otherwise (a 429, a refused credential) the router is asked.
       const routed = (ctx as Partial<Pick<RouterContext, 'routerName'>>).routerName
-      const operation = routed === undefined ? operationOf(ctx.method, ctx.path) : isOperation(routed) ? routed : null
+      const operation = routed === undefined ? operationOf(method, path) : isOperation(routed) ? routed : null
       void body.then((tapped) =>
         place.record(
           filedRecord(
+            arrived,
             {
-              id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
-              started,
-              method: ctx.method,
-              url: ctx.url,
               operation,
+              state,
               status,
               durationMs,
-              fault: ctx.state.fault ?? null,
-              requestHeaders: ctx.req.headers,
-              rawRequestHeaders: ctx.req.rawHeaders,
+              fault,
               requestBody: requestBody(ctx.request.rawBody, tapped, redact),
               responseHeaders: response.headers,
               responseBody: response.body,
@@ -204,9 +201,9 @@ export const keepingRequests =
         ),
       )
     }
-    // Each emitted once by a response (`record` runs for the first): `on` spares once's wrapper.
-    ctx.res.on('finish', record)
-    ctx.res.on('close', record)
+    const stopWaiting = whenClientLeaves(ctx.req.socket, () => end(false))
+    ctx.res.on('finish', () => end(true))
+    ctx.res.on('close', () => end(false))
     await next()
   }
 

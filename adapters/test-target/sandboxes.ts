@@ -17,7 +17,8 @@ import { invalidFaultScript } from './failures.js'
 import { jsonBody, type JsonBodyState } from '../http/json-body.js'
 import { readJournalFilter } from './journal-filter.js'
 import { JOURNAL_SIZE } from './journal-ring.js'
-import type { JournalEntry, RequestJournal } from './request-journal.js'
+import type { JournalEntry } from './journal-entry.js'
+import type { RequestJournal } from './request-journal.js'
 
 export const SANDBOX_RESET_PATH = '/v1/sandbox/reset'
 
@@ -146,7 +147,7 @@ export const registerSandboxRoutes = (
     const filter = readJournalFilter(ctx.query, { ...filterOptions, others: [] })
     if (E.isLeft(filter)) return sendFailure(ctx, invalidParameter(filter.left))
     ctx.type = JSON_TYPE
-    ctx.body = JSON.stringify({ count: journal.count(client.scope, filter.right) })
+    ctx.body = JSON.stringify(journal.count(client.scope, filter.right))
   })
 
   router.delete(SANDBOX_REQUESTS_PATH, (ctx) => {
@@ -168,7 +169,7 @@ export const registerSandboxRoutes = (
       return sendFailure(
         ctx,
         invalidFaultScript([
-          `it takes ${bytes} bytes of the sandbox's memory, more than the ${scriptBytes} a script may: fewer rules, or smaller whens`,
+          `it takes ${bytes} bytes of the sandbox's memory, more than the ${scriptBytes} a script may: fewer rules, or smaller whens and answers`,
         ]),
       )
     scripts.replace(client.scope, script.right)

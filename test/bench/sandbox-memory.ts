@@ -4,6 +4,7 @@ import pino from 'pino'
 import { readConfig } from '../../src/main/config.js'
 import { startService } from '../../src/main/service.js'
 import { openStore } from '../../src/main/store.js'
+import { JOURNAL_SIZE } from '../../adapters/test-target/journal-ring.js'
 import { DEFAULT_SANDBOX_BUDGET, SANDBOX_OVERHEAD_BYTES, sandboxBytes } from '../../src/wiring/sandbox-budget.js'
 
 /**
@@ -12,14 +13,16 @@ import { DEFAULT_SANDBOX_BUDGET, SANDBOX_OVERHEAD_BYTES, sandboxBytes } from '..
  * it (test target on, the demo seed unless `seed` is `none`), makes `sandboxes` sandboxes and fills
  * each to its budget with what costs it most: creates with an Idempotency-Key of 255 characters and a
  * name of 200 until refused (507), the largest fault script of rules matching on a body of empty
- * objects it accepts, then 100 GETs of 1,780 header lines each (the 15 KB an attacker sent); then
- * reads each one's journal and report, which makes every entry as it is shown. Prints the heap and
+ * objects it accepts, then more GETs than a journal keeps (JOURNAL_SIZE), of three kinds in turn, the
+ * last of 1,780 header lines each (the 15 KB an attacker sent), each kind's journal read and counted,
+ * which makes every entry as it is shown; then reads each one's report. Prints the heap and
  * RSS each sandbox added, against its budget. Figures only: nothing passes or fails.
  */
 const SANDBOXES = Number(process.argv[2] ?? '50')
 const SEED = process.argv[3] ?? 'demo'
 const HEADER_LINES = 1780
-const GETS = 100
+/** More than a journal keeps, so that each fill reaches whichever bound comes first, its count or its budget. */
+const GETS = JOURNAL_SIZE + 100
 
 const MIB = 1024 * 1024
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(2)} MiB`
@@ -119,7 +122,7 @@ const journalFill =
   (lines: ReadonlyArray<readonly [string, string]>) =>
   async (url: string, key: string): Promise<number> => {
     for (let get = 0; get < GETS; get += 1) await expect(call(url, key, 'GET', '/v1/pets', { lines }), 200)
-    await expect(call(url, key, 'GET', '/v1/sandbox/requests?limit=100', {}), 200)
+    await expect(call(url, key, 'GET', `/v1/sandbox/requests?limit=${JOURNAL_SIZE}`, {}), 200)
     return (JSON.parse(await expect(call(url, key, 'GET', '/v1/sandbox/requests/count', {}), 200)) as { count: number }).count
   }
 

@@ -72,6 +72,19 @@ withChromium(
       assert.equal(errors, [])
     })
 
+    Inspector('marks a request a scripted answer answered as such, apart from the service’s own answers', async ({ api, page, errors }) => {
+      const rules = [{ operation: 'listPets', answer: { status: 502, text: 'bad gateway' }, times: 1 }]
+      assert.is((await api.request('PUT', '/v1/sandbox/faults', { body: rules })).status, 200)
+      assert.is((await api.request('GET', '/v1/pets', { scripted: true })).status, 502)
+      assert.is((await api.request('GET', '/v1/pets')).status, 200)
+      const rows = page.locator('#journal tr')
+      await rows.nth(1).waitFor({ timeout: SHOWN_WITHIN_MS })
+      assert.match(await rows.nth(1).innerText(), /^1\s+\S+\s+GET\s+\/v1\/pets\s+listPets\s+502\s+scripted answer$/)
+      assert.match((await rows.nth(1).getAttribute('class')) ?? '', /\bscripted\b/)
+      assert.not.match((await rows.nth(0).getAttribute('class')) ?? '', /\bscripted\b/)
+      assert.equal(errors, [])
+    })
+
     Inspector('shows each request’s number and operation, and filters by method, operation and status', async ({ api, page, errors }) => {
       await api.request('POST', '/v1/pets', { body: aNewPet() })
       await api.request('GET', '/v1/pets')
@@ -109,14 +122,27 @@ withChromium(
       )
     })
 
-    Inspector('shows the report beside the journal: the findings, and what of the contract is reached', async ({ api, page, errors }) => {
-      assert.is((await api.request('GET', '/v1/pets/1')).status, 404)
-      await page.locator('#findings').getByText('deprecated_operation_used (#1)').waitFor({ timeout: SHOWN_WITHIN_MS })
-      assert.match(await page.locator('#coverage').innerText(), /^Reached 1 of \d+ responses, 1 of \d+ error codes, 0 of \d+ faults\.$/)
-      assert.match((await page.locator('#unreached').textContent()) ?? '', 'createPet 400 invalid_body')
-      assert.not.match((await page.locator('#unreached').textContent()) ?? '', 'getPet 404 not_found')
-      assert.equal(errors, [])
-    })
+    Inspector(
+      'shows the report beside the journal: findings, warnings and deprecated calls apart, and what of the contract is reached',
+      async ({ api, page, errors }) => {
+        assert.is((await api.request('GET', '/v1/pets/1')).status, 404)
+        await page.locator('#deprecated').getByText('getPet, 1 call (#1): getPet is deprecated').waitFor({ timeout: SHOWN_WITHIN_MS })
+        assert.equal(
+          [await page.locator('#findings').innerText(), await page.locator('#warnings').innerText()],
+          ['No findings.', 'No warnings.'],
+        )
+        assert.match(await page.locator('#coverage').innerText(), /^Reached 1 of \d+ responses, 1 of \d+ error codes, 0 of \d+ faults\.$/)
+        assert.match((await page.locator('#unreached').textContent()) ?? '', 'createPet 400 invalid_body')
+        assert.not.match((await page.locator('#unreached').textContent()) ?? '', 'getPet 404 not_found')
+        for (let read = 0; read < 2; read += 1) await api.request('POST', '/v1/pets', { body: aNewPet() })
+        for (let read = 0; read < 2; read += 1) assert.is((await api.request('GET', '/v1/pets?limit=1')).status, 200)
+        await page.locator('#warnings').getByText('link_not_followed (#4, #5)').waitFor({ timeout: SHOWN_WITHIN_MS })
+        assert.is((await api.request('POST', '/v1/pets', { body: aNewPet(), headers: { prefer: 'fault=500' } })).status, 500)
+        await api.request('POST', '/v1/pets', { body: aNewPet() })
+        await page.locator('#findings').getByText('retry_without_idempotency_key (#6, #7)').waitFor({ timeout: SHOWN_WITHIN_MS })
+        assert.equal(errors, [])
+      },
+    )
 
     Inspector('loads without a key, keeps the key only in the tab, and obeys the reference page’s CSP', async ({ api, page }) => {
       const response = await page.request.get(`${api.baseUrl}/sandbox`)

@@ -2,7 +2,12 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
 import type { Operation } from '../../adapters/test-target/fault-rule.js'
-import { type JournalRecord, requestJournal } from '../../adapters/test-target/request-journal.js'
+import type { JournalRecord } from '../../adapters/test-target/journal-entry.js'
+import { requestJournal } from '../../adapters/test-target/request-journal.js'
+
+const notShown = (): never => {
+  throw new Error('not shown here')
+}
 
 const answered = (operation: Operation, status: number): JournalRecord => ({
   operation,
@@ -10,9 +15,7 @@ const answered = (operation: Operation, status: number): JournalRecord => ({
   fault: null,
   response: { body: null, bodyTruncated: false },
   bytes: 0,
-  show: () => {
-    throw new Error('not shown here')
-  },
+  show: notShown,
 })
 
 const DECLARED = [
@@ -27,7 +30,8 @@ Coverage('marks past the part are not kept, and a reset frees the part for new o
   // Two marks of 12 characters fit (64 + 24 bytes each), a third does not.
   const coverage = contractCoverage(200)
   const journal = coverage.noting(requestJournal(1_000_000))
-  const reach = (operation: Operation, status: number): void => journal.arrive('sandbox').record(answered(operation, status))
+  const reach = (operation: Operation, status: number): void =>
+    journal.arrive('sandbox', { bytes: 0, show: notShown }).record(answered(operation, status))
   reach('listPets', 200)
   reach('listPets', 200)
   reach('getPet', 200)

@@ -1,14 +1,10 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { emptyJournal, file, inOrder, JOURNAL_SIZE } from '../../adapters/test-target/journal-ring.js'
-import type { JournalRecord } from '../../adapters/test-target/request-journal.js'
+import type { HeldRequest } from '../../adapters/test-target/journal-entry.js'
+import { arriveIn, emptyJournal, type Filed, inOrder, JOURNAL_SIZE, settleIn } from '../../adapters/test-target/journal-ring.js'
 
-const recordOf = (bytes: number): JournalRecord => ({
-  operation: null,
-  status: 200,
-  fault: null,
-  response: { body: null, bodyTruncated: false },
+const heldOf = (bytes: number): HeldRequest => ({
   bytes,
   show: () => {
     throw new Error('not shown here')
@@ -18,52 +14,64 @@ const recordOf = (bytes: number): JournalRecord => ({
 const Ring = suite('The journal keeps the newest requests in the order they arrived')
 
 Ring(
-  'requests filed in any order are kept in arrival order, the newest that fit JOURNAL_SIZE entries and the budget, and the rest counted as dropped',
+  'requests kept from their arrival, ended in any order, are the newest that fit JOURNAL_SIZE entries and the budget, and the oldest leave first',
   () => {
-    // Requests 1..count arrive in turn, each of a size, and end in the order `ends` gives them.
-    const filings = fc.integer({ min: 0, max: 3 * JOURNAL_SIZE }).chain((count) =>
-      fc.tuple(
-        fc.shuffledSubarray(
-          Array.from({ length: count }, (_, index) => index + 1),
-          { minLength: count, maxLength: count },
-        ),
-        fc.array(fc.integer({ min: 1, max: 120 }), { minLength: count, maxLength: count }),
-        // A budget that bites often, and one that never does.
-        fc.constantFrom(100, 1000, 100 * JOURNAL_SIZE),
-      ),
+    // Each step is a request that arrives, of a size, or one that arrived and ends, taking another size.
+    const step = fc.tuple(fc.boolean(), fc.nat(), fc.integer({ min: 1, max: 120 }))
+    const runs = fc.tuple(
+      fc.integer({ min: 0, max: 3 * JOURNAL_SIZE }).chain((count) => fc.array(step, { minLength: count, maxLength: count })),
+      // A budget that bites often, and one that never does.
+      fc.constantFrom(100, 1000, 100 * JOURNAL_SIZE),
     )
     fc.assert(
-      fc.property(filings, ([ends, sizes, budget]) => {
+      fc.property(runs, ([steps, budget]) => {
         const journal = emptyJournal()
-        // What the journal promises: filed in arrival order, the oldest leaving to make room, and
-        // one that would itself be the oldest to leave never entering it.
-        let kept: ReadonlyArray<readonly [sequence: number, bytes: number]> = []
+        const arrived: Filed[] = []
+        const ended = new Set<number>()
+        // What the journal promises: every request from its arrival, in arrival order, its size
+        // replaced as it ends, and the oldest leaving, each in turn, to make room.
+        const kept: Array<readonly [sequence: number, bytes: number]> = []
+        let droppedThrough = 0
         let dropped = 0
-        for (const sequence of ends) {
-          const bytes = sizes[sequence - 1] ?? 1
-          file(journal, { sequence, record: recordOf(bytes) }, budget)
-          kept = [...kept, [sequence, bytes] as const].sort(([a], [b]) => a - b)
+        for (const [arrives, pick, bytes] of steps) {
+          const filed = arrived[pick % Math.max(1, arrived.length)]
+          if (arrives || filed === undefined) {
+            const sequence = arrived.length + 1
+            const filed = { sequence, held: heldOf(bytes), gone: false }
+            arrived.push(filed)
+            arriveIn(journal, filed, budget)
+            kept.push([sequence, bytes])
+          } else {
+            if (ended.has(filed.sequence)) continue
+            ended.add(filed.sequence)
+            settleIn(journal, filed, heldOf(bytes), budget)
+            const at = kept.findIndex(([sequence]) => sequence === filed.sequence)
+            if (at !== -1) kept[at] = [filed.sequence, bytes]
+          }
           const total = (): number => kept.reduce((sum, [, each]) => sum + each, 0)
           while (kept.length > JOURNAL_SIZE || total() > budget) {
-            const [oldest] = kept[0] ?? [0]
-            kept = kept.slice(1)
+            droppedThrough = kept.shift()?.[0] ?? droppedThrough
             dropped += 1
-            if (oldest === sequence) break
           }
         }
+        const sequences = kept.map(([sequence]) => sequence)
         assert.equal(
           inOrder(journal).map((filed) => filed.sequence),
-          kept.map(([sequence]) => sequence),
+          sequences,
         )
-        assert.is(journal.dropped, dropped)
+        assert.equal([journal.dropped, journal.droppedThrough], [dropped, droppedThrough])
         assert.is(
           journal.bytes,
           kept.reduce((sum, [, each]) => sum + each, 0),
         )
-        // What left the journal is no longer held by it.
+        // What left the journal is marked gone, and no longer held by it.
+        assert.equal(
+          arrived.filter((filed) => !filed.gone).map((filed) => filed.sequence),
+          sequences,
+        )
         assert.is(journal.ring.filter((slot) => slot !== undefined).length, kept.length)
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     )
   },
 )

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { type MadeKeysOptions, madeKeys } from '../../adapters/test-target/made-keys.js'
-import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
+import type { JournalEntry } from '../../adapters/test-target/journal-entry.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { MadeKeys } from '../../adapters/test-target/made-keys.js'
 import { gatedInserts, idsOf, SEED, SEEDED_IDS } from '../support/sandbox-spaces.js'
@@ -165,7 +165,7 @@ Made('Making and ending sandboxes are not kept in any journal, and a made key re
     ['POST /v1/pets', 'GET /v1/pets?name=[redacted]'],
   )
   assert.equal(JSON.parse(mine[0]?.request.body ?? '{}'), aNewPet({ name: 'not [redacted] at all' }))
-  assert.is(mine[0]?.response.headers['x-request-id'], mine[0]?.id)
+  assert.is(mine[0]?.response?.headers['x-request-id'], mine[0]?.id)
   assert.not.match(JSON.stringify([...mine, ...theirs]), 'sandbox_')
 })
 

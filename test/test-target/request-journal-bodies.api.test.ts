@@ -1,22 +1,22 @@
 import { gzipSync } from 'node:zlib'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { JournalEntry, JournalMessage } from '../../adapters/test-target/request-journal.js'
+import type { JournalEntry, JournalMessage } from '../../adapters/test-target/journal-entry.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
 
 /**
- * The journal's entries once `count` of them are listed. An entry is listed once its answer is sent
- * and its body has arrived, which for a body read after its answer can be a moment after the client
- * has its answer: the journal is asked again until then.
+ * The journal's entries once `count` of them have ended. An entry is `pending` until its answer is
+ * sent and its body has arrived, which for a body read after its answer can be a moment after the
+ * client has its answer: the journal is asked again until then.
  */
 const entriesOnce = async (api: RunningApi, count: number): Promise<ReadonlyArray<JournalEntry>> => {
   for (;;) {
     const response = await api.request('GET', '/v1/sandbox/requests?limit=100')
     const entries = response.body as ReadonlyArray<JournalEntry>
-    if (entries.length >= count) return entries
+    if (entries.filter((entry) => entry.state !== 'pending').length >= count) return entries
     await new Promise((resolve) => setImmediate(resolve))
   }
 }

@@ -1,7 +1,7 @@
 import * as assert from 'uvu/assert'
 import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { JournalEntry } from '../../adapters/test-target/request-journal.js'
+import type { JournalEntry } from '../../adapters/test-target/journal-entry.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import type { RunningApi } from '../support/start-api.js'
@@ -47,7 +47,7 @@ Filters('each entry names the operation its method and path name, HEAD its GETâ€
   )
 })
 
-Filters('filters by method, path, operation, status, fault, header and since, each alone and all together', async ({ api }) => {
+Filters('filters by method, path, operation, state, status, fault, header and since, each alone and all together', async ({ api }) => {
   await sendSix(api)
   const cases: ReadonlyArray<readonly [string, number[]]> = [
     ['?method=POST', [3, 2, 1]],
@@ -56,6 +56,8 @@ Filters('filters by method, path, operation, status, fault, header and since, ea
     ['?path=/v1/pets/1', [5]],
     ['?operation=createPet', [3, 2, 1]],
     ['?operation=getPet', [5]],
+    ['?state=answered', [6, 5, 4, 3, 2, 1]],
+    ['?state=pending', []],
     ['?status=201', [2, 1]],
     ['?fault=503', [3]],
     ['?header=Idempotency-Key', [2]],
@@ -74,7 +76,7 @@ Filters('filters by method, path, operation, status, fault, header and since, ea
 
 Filters('counts the entries that match the same filters: the server side of verify(exactly(n), ...)', async ({ api }) => {
   await sendSix(api)
-  assert.equal((await api.request('GET', '/v1/sandbox/requests/count?method=POST&path=/v1/pets')).body, { count: 3 })
+  assert.equal((await api.request('GET', '/v1/sandbox/requests/count?method=POST&path=/v1/pets')).body, { count: 3, complete: true })
   assert.is(await countOf(api), 6)
   assert.is(await countOf(api, '?operation=createPet&status=201'), 2)
   assert.is(await countOf(api, '?header=idempotency-key:k-1'), 1)
@@ -89,6 +91,7 @@ Filters('an unknown filter, one given twice and a value outside its rules are re
     ['?method=get', 'method: must be an HTTP method'],
     ['?path=v1/pets', 'path: must be a path starting with /'],
     ['?operation=deletePet', 'operation: must be one of listPets, createPet, getPet'],
+    ['?state=done', 'state: must be one of pending, answered, reset, abandoned'],
     ['?status=2xx', 'status: must be an integer from 100 to 599'],
     ['?status=600', 'status: must be an integer from 100 to 599'],
     ['?fault=418', 'fault: must be one of 429, 500, 502, 503, 504, reset, reset-after, truncated'],

@@ -154,7 +154,7 @@ Script(
         ],
         '[1].times: must be an integer from 1 to 1000',
       ],
-      [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, a delay, or both'],
+      [[{ operation: 'getPet', times: 1 }], '[0]: a rule needs a fault, an answer or a delay (a delay goes with either)'],
       [[{ operation: 'getPet', fault: '503', times: 1, after: -1 }], '[0].after: must be an integer from 0 to 1000000'],
       [[{ operation: 'getPet', fault: '503', times: 1, chance: 1.5, seed: 1 }], '[0].chance: must be a number from 0 to 1'],
       [[{ operation: 'getPet', fault: '503', times: 1, chance: '0.5', seed: 1 }], '[0].chance: must be a number from 0 to 1'],
@@ -162,7 +162,10 @@ Script(
       [[{ operation: 'getPet', fault: '503', times: 1, chance: 0.5 }], '[0].seed: is required with chance'],
       [[{ operation: 'getPet', fault: '503', times: 1, seed: 1 }], '[0].seed: is only for chance'],
       [[{ operation: 'getPet', fault: '503', times: 1, when: { operation: 'getPet' } }], '[0].when.operation: is not a field of when'],
-      [[{ operation: 'getPet', fault: '503', times: 1, when: 'x-test: a' }], '[0].when: must be an object with headers, body or both'],
+      [
+        [{ operation: 'getPet', fault: '503', times: 1, when: 'x-test: a' }],
+        '[0].when: must be an object with headers, body, params or query',
+      ],
       [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: ['x-test'] } }], '[0].when.headers: must be an object'],
       [[{ operation: 'getPet', fault: '503', times: 1, when: { headers: { 'x-test': 1 } } }], '[0].when.headers: x-test: must be a string'],
       [

@@ -33,9 +33,10 @@ Start('startPetStore with a seed serves the seed and fails on request, its journ
     assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: petStore.key, headers: { prefer: 'fault=503' } })).status, 503)
     assert.is((await petStore.journal({ limit: 1 }))[0]?.fault, '503')
     const report = await petStore.report()
+    assert.equal(report.findings, [])
     assert.equal(
-      report.findings.map((finding) => finding.code),
-      ['deprecated_operation_used'],
+      report.deprecatedOperations.map((use) => [use.operation, use.count]),
+      [['getPet', 1]],
     )
     assert.ok(report.coverage.faults.some((fault) => fault.fault === '503' && fault.reached))
     const clock = await petStore.advanceClock(86_400_000)
@@ -63,6 +64,62 @@ Start('startPetStore makes a sandbox per worker, and counts and filters what eac
       ['listPets'],
     )
     assert.is(await petStore.count({ operation: 'createPet' }), 0)
+  } finally {
+    await petStore.close()
+  }
+})
+
+/** Sends `count` requests whose 4 KiB bodies fill the journal's part of the sandbox's budget in a few dozen, each refused 415 unread. */
+const sendLarge = async (url: string, key: string, count: number): Promise<void> => {
+  for (let index = 0; index < count; index += 1) {
+    const body = `${index} `.padEnd(4096, 'x')
+    assert.is((await send(url, 'POST', '/v1/pets', { key, body, headers: { 'content-type': 'text/plain' } })).status, 415)
+  }
+}
+
+Start('journal() answers every entry the journal keeps, following each page’s Link; limit takes the newest', async () => {
+  const petStore = await startPetStore()
+  try {
+    await sendLarge(petStore.url, petStore.key, 100)
+    const kept = (await petStore.report()).journal.kept
+    // One page holds at most 256 KiB of JSON: fewer entries than the journal keeps.
+    const firstPage = await send(petStore.url, 'GET', '/v1/sandbox/requests?limit=1000', { key: petStore.key })
+    assert.ok((firstPage.body as unknown[]).length < kept, `a page of ${(firstPage.body as unknown[]).length} of ${kept}`)
+    const journal = await petStore.journal()
+    assert.is(journal.length, kept)
+    assert.equal(
+      journal.map(({ sequence }) => sequence),
+      Array.from({ length: kept }, (_, index) => 100 - index),
+    )
+    assert.equal(
+      (await petStore.journal({ limit: 3 })).map(({ sequence }) => sequence),
+      [100, 99, 98],
+    )
+  } finally {
+    await petStore.close()
+  }
+})
+
+Start('count() throws, saying why, when the journal no longer keeps every request it would count', async () => {
+  const petStore = await startPetStore()
+  try {
+    await sendLarge(petStore.url, petStore.key, 100)
+    const refused = await petStore.count({ operation: 'createPet' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    assert.instance(refused, Error)
+    assert.match(
+      (refused as Error).message,
+      /^count: \d+ entries match, but the journal no longer keeps every request since it was last cleared/,
+    )
+    // Counted after the oldest request it keeps, the count is exact.
+    const oldest = (await petStore.journal()).at(-1)?.sequence ?? 0
+    assert.is(await petStore.count({ operation: 'createPet', since: oldest - 1 }), 101 - oldest)
+    assert.match(
+      ((await petStore.count({ since: oldest - 2 }).catch((error: unknown) => error)) as Error).message,
+      `after sequence ${oldest - 2}`,
+    )
   } finally {
     await petStore.close()
   }

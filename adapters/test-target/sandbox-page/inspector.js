@@ -34,24 +34,33 @@ const cell = (text) => {
 
 const keyOf = (entry) => `${entry.sequence} ${entry.time}`
 
+/** What the journal's `fault` names a rule's scripted answer by. */
+const SCRIPTED_ANSWER = 'answer'
+
 const showEntry = () => {
   const entry = entries.find((candidate) => keyOf(candidate) === openKey)
   $('entry').hidden = entry === undefined
   $('entry').textContent = entry === undefined ? '' : JSON.stringify(entry, null, 2)
 }
 
+/** The status answered; with the state when the request was not answered whole: `pending`, `abandoned`, `200 reset`. */
+const statusOf = (entry) =>
+  entry.state === 'answered' ? entry.status : [entry.status, entry.state].filter((part) => part !== null).join(' ')
+
 const render = () => {
   const rows = entries.map((entry) => {
     const row = document.createElement('tr')
     row.classList.toggle('open', keyOf(entry) === openKey)
+    // A scripted answer is the script's, not the service's: marked so that nobody takes it for one the service gave.
+    row.classList.toggle('scripted', entry.fault === SCRIPTED_ANSWER)
     row.append(
       cell(entry.sequence),
       cell(entry.time),
       cell(entry.method),
       cell(entry.path),
       cell(entry.operation ?? ''),
-      cell(entry.status ?? '—'),
-      cell(entry.fault ?? ''),
+      cell(statusOf(entry)),
+      cell(entry.fault === SCRIPTED_ANSWER ? 'scripted answer' : (entry.fault ?? '')),
     )
     row.addEventListener('click', () => {
       openKey = openKey === keyOf(entry) ? null : keyOf(entry)
@@ -69,13 +78,22 @@ const item = (text) => {
   return li
 }
 
-/** The report beside the journal: its findings, the coverage totals, and what is not reached yet. */
+/** A list of the report's, or what says it is empty. */
+const showList = (id, shown, empty) => $(id).replaceChildren(...(shown.length === 0 ? [item(empty)] : shown.map(item)))
+
+const judged = ({ code, sequences, message }) => `${code} (#${sequences.join(', #')}): ${message}`
+
+/** The report beside the journal: its findings, warnings and deprecated calls apart, the coverage totals, and what is not reached yet. */
 const renderReport = (report) => {
-  const findings = report?.findings ?? []
-  $('findings').replaceChildren(
-    ...(findings.length === 0
-      ? [item('No findings.')]
-      : findings.map((finding) => item(`${finding.code} (#${finding.sequences.join(', #')}): ${finding.message}`))),
+  showList('findings', (report?.findings ?? []).map(judged), 'No findings.')
+  showList('warnings', (report?.warnings ?? []).map(judged), 'No warnings.')
+  showList(
+    'deprecated',
+    (report?.deprecatedOperations ?? []).map(
+      ({ operation, count, sequences, message }) =>
+        `${operation}, ${count} call${count === 1 ? '' : 's'} (#${sequences.join(', #')}): ${message}`,
+    ),
+    'No deprecated operation called.',
   )
   const totals = report?.coverage.totals
   $('coverage').textContent =

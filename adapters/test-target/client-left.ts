@@ -1,0 +1,29 @@
+import type { Socket } from 'node:net'
+
+/** The requests in flight on each connection that wait to learn that its client left: one listener a connection, however many requests it carries. */
+const waiting = new WeakMap<Socket, Set<() => void>>()
+
+/**
+ * Calls `left` when the client of `socket` ends its side of the connection (its FIN), as a client
+ * that gives up on a request does (a timeout, a cancelled call): HTTP servers let a client half-close
+ * (this one answers such a request all the same), so the connection itself stays open and nothing
+ * else tells the request. A client that half-closes on purpose after sending looks the same, and
+ * is rare; one whose side had already ended when the request got here certainly did so: `left` is
+ * never called for it. Answers a function that stops waiting, for a request that ended first.
+ */
+export const whenClientLeaves = (socket: Socket, left: () => void): (() => void) => {
+  if (socket.readableEnded) return () => undefined
+  let requests = waiting.get(socket)
+  if (requests === undefined) {
+    const listening = new Set<() => void>()
+    requests = listening
+    waiting.set(socket, listening)
+    socket.once('end', () => {
+      for (const request of listening) request()
+      listening.clear()
+    })
+  }
+  const own = requests
+  own.add(left)
+  return () => void own.delete(left)
+}
