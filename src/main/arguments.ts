@@ -13,10 +13,12 @@ const COMMAND = 'petstore-service'
 /** The one description of every setting. */
 const SETTINGS_GUIDE = resolve(PACKAGE_ROOT, 'docs/guides/settings.md')
 
-const OPTIONED = SETTINGS.flatMap(({ name, option }) => (option === undefined ? [] : [{ name, option }]))
+const OPTIONED = SETTINGS.flatMap(({ name, option, optionSets }) => (option === undefined ? [] : [{ name, option, optionSets }]))
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
-  ...Object.fromEntries(OPTIONED.map(({ option }) => [option, { type: 'string' }] as const)),
+  ...Object.fromEntries(
+    OPTIONED.map(({ option, optionSets }) => [option, { type: optionSets === undefined ? 'string' : 'boolean' }] as const),
+  ),
 } as const
 
 const column = (rows: ReadonlyArray<readonly [string, string]>, width = Math.max(...rows.map(([left]) => left.length)) + 2): string =>
@@ -29,12 +31,17 @@ const helpText = (): string =>
   [
     `Usage: ${COMMAND} [options]`,
     '',
-    'Runs the Pet Store service until SIGINT or SIGTERM. Environment variables configure it; three',
-    'of them can be given as options too, and an option wins over its variable.',
+    'Runs the Pet Store service until SIGINT or SIGTERM (or, with --stop-on-stdin-close, until its',
+    'standard input closes). Once it listens, it writes one JSON line on stderr saying where, such as',
+    '{"event":"listening","url":"http://127.0.0.1:8080"}, with "key" when it generated one. Environment',
+    'variables configure it; some of them can be given as options too, and an option wins over its',
+    'variable.',
     '',
     'Options:',
     column([
-      ...OPTIONED.map(({ name, option }): [string, string] => [`--${option} <value>`, `sets ${name}`]),
+      ...OPTIONED.map(({ name, option, optionSets }): [string, string] =>
+        optionSets === undefined ? [`--${option} <value>`, `sets ${name}`] : [`--${option}`, `sets ${name}=${optionSets}`],
+      ),
       ['-h, --help', 'prints this help'],
     ]),
     '',
@@ -80,7 +87,11 @@ export const readArguments = (args: ReadonlyArray<string>): Invocation => {
   return {
     kind: 'run',
     settings: Object.fromEntries(
-      OPTIONED.flatMap(({ name, option }) => (typeof values[option] === 'string' ? [[name, values[option]]] : [])),
+      OPTIONED.flatMap(({ name, option, optionSets }) => {
+        const value = values[option]
+        if (typeof value === 'string') return [[name, value]]
+        return value === true && optionSets !== undefined ? [[name, optionSets]] : []
+      }),
     ),
   }
 }

@@ -35,6 +35,8 @@ export interface Config {
   readonly testTarget: boolean
   /** With the test target, how many POST /v1/sandboxes may have open at once, and how long each may go unused. */
   readonly madeSandboxes: MadeSandboxesConfig
+  /** Whether the process shuts down, as on SIGTERM, when its standard input closes. */
+  readonly stopOnStdinClose: boolean
 }
 
 interface MadeSandboxesConfig {
@@ -101,6 +103,16 @@ const metricsSetting = (env: Env): Read<boolean> => {
   const text = env.PETSTORE_METRICS ?? ''
   if (text === '' || text === 'on') return E.right(true)
   return text === 'off' ? E.right(false) : E.left('PETSTORE_METRICS must be on or off')
+}
+
+/**
+ * PETSTORE_STOP_ON_STDIN_CLOSE: whether the end of standard input stops the process, for a harness
+ * that starts it through a wrapper that does not pass signals on (npx).
+ */
+const stopOnStdinCloseSetting = (env: Env): Read<boolean> => {
+  const text = env.PETSTORE_STOP_ON_STDIN_CLOSE ?? ''
+  if (text === '' || text === 'off') return E.right(false)
+  return text === 'on' ? E.right(true) : E.left('PETSTORE_STOP_ON_STDIN_CLOSE must be off or on')
 }
 
 /** PETSTORE_TEST_TARGET: whether the whole test target (sandboxes per key, and faults) is on. */
@@ -192,6 +204,7 @@ export const readConfig = (
   const corsOrigins = corsSetting(env)
   const rateLimit = rateLimitSetting(env)
   const metrics = metricsSetting(env)
+  const stopOnStdinClose = stopOnStdinCloseSetting(env)
   const testTarget = testTargetSetting(env)
   const madeSandboxes = madeSandboxesSetting(env, E.isRight(testTarget) ? testTarget.right : undefined)
   // A seed may hold many problems, each its own line.
@@ -208,11 +221,12 @@ export const readConfig = (
     E.isLeft(corsOrigins) ||
     E.isLeft(rateLimit) ||
     E.isLeft(metrics) ||
+    E.isLeft(stopOnStdinClose) ||
     E.isLeft(testTarget) ||
     E.isLeft(madeSandboxes) ||
     E.isLeft(seed)
   ) {
-    const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, testTarget]
+    const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, stopOnStdinClose, testTarget]
     return E.left([
       ...removed,
       ...(E.isLeft(store) ? store.left : []),
@@ -250,5 +264,6 @@ export const readConfig = (
     seed: seed.right,
     testTarget: testTarget.right,
     madeSandboxes: made.right,
+    stopOnStdinClose: stopOnStdinClose.right,
   })
 }

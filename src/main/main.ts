@@ -1,16 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import { readConfig } from './config.js'
+import { refuseToStart } from './refuse-to-start.js'
 import { runService } from './service.js'
 import { openStore } from './store.js'
 
 /** A key for a run that was given none: 32 characters a bearer token can carry. */
 export const generateKey = (): string => randomBytes(24).toString('base64url')
-
-const refuseToStart = (problems: ReadonlyArray<string>): never => {
-  process.stderr.write(`petstore: cannot start:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n`)
-  process.exit(1)
-}
 
 /**
  * Start-up: reads the settings from `env`, opens the store they name and starts the service on it; a setting that cannot be used stops start-up with every problem and exit status 1.

@@ -9,10 +9,13 @@ import { petUseCases } from '../domain/use-cases.js'
 import type { Config } from './config.js'
 import type { AppExtension } from '../../adapters/http/extension.js'
 import type { Redact } from '../../adapters/http/key-redaction.js'
+import { listeningAnnouncement } from './announcement.js'
+import { refuseToStart } from './refuse-to-start.js'
 import { applySeed } from './seed/apply-seed.js'
 import { seedGate } from './seed/seed-gate.js'
 import type { DataSets } from '../wiring/data-sets.js'
 import type { Store } from '../wiring/store.js'
+import { whenStdinEnds } from './stdin-end.js'
 
 /**
  * Log lines are buffered and written 4 KiB at a time, or every 100 ms, whichever comes first, and
@@ -25,23 +28,6 @@ const LOG_DESTINATION = { dest: 1, sync: true, minLength: 4096, periodicFlush: 1
 
 /** How long shutdown waits for requests in flight before closing their connections. */
 const SHUTDOWN_DEADLINE_MS = 10_000
-
-/**
- * The one secret ever printed: a key generated for this development run, once, on stderr, outside
- * the JSON log stream on stdout.
- */
-const printDevelopmentKeyBanner = (key: string, url: string): void => {
-  process.stderr.write(
-    [
-      '',
-      '  No PETSTORE_API_KEYS configured: generated a development API key for this run.',
-      `  API key: ${key}`,
-      `  Try:     curl -H 'Authorization: Bearer ${key}' ${url}/v1/pets`,
-      '',
-      '',
-    ].join('\n'),
-  )
-}
 
 /**
  * What redacts the configured keys, and, when PETSTORE_TEST_TARGET=on turns it on over the store's
@@ -161,9 +147,10 @@ export const startService = async (
 }
 
 /**
- * The service as the process `main` and the benchmark run: its log on stdout, a generated key
- * printed once, SIGTERM or SIGINT shutting it down with exit status 0, a second signal at once
- * with 1, and status 1 when it cannot listen.
+ * The service as the process `main` and the benchmark run: its log on stdout, where it listens (and
+ * a generated key) announced once on stderr, SIGTERM or SIGINT (or, when the settings say so, the
+ * end of standard input) shutting it down with exit status 0, a signal during that shutdown
+ * stopping it at once with 1, and status 1 when it cannot listen.
  */
 export const runService = async (config: Config, store: Store): Promise<void> => {
   const destination = pino.destination(LOG_DESTINATION)
@@ -179,26 +166,32 @@ export const runService = async (config: Config, store: Store): Promise<void> =>
   const started = await startService(config, store, logger)
   if (E.isLeft(started)) {
     const { code, message } = started.left
-    logger.fatal({ code }, `cannot listen on ${config.host}:${config.port} (check HOST and PORT): ${code ?? message}`)
-    return process.exit(1)
+    const problem = `cannot listen on ${config.host}:${config.port} (check HOST and PORT): ${code ?? message}`
+    logger.fatal({ code }, problem)
+    return refuseToStart([problem])
   }
   const service = started.right
-  if (config.apiKeys.source === 'generated') printDevelopmentKeyBanner(config.apiKeys.key, service.url)
+  process.stderr.write(listeningAnnouncement(service.url, config.apiKeys))
 
   let stopping = false
-  const shutdown = (signal: NodeJS.Signals): void => {
-    // A second signal means "now": the operator has stopped waiting for the requests in flight.
+  const shutdown = (cause: { readonly signal: NodeJS.Signals } | { readonly stdin: 'closed' }): void => {
     if (stopping) {
-      logger.warn({ signal }, 'second signal: stopping at once')
-      process.exit(1)
+      // A signal during shutdown means "now": the operator has stopped waiting for the requests in
+      // flight. Standard input closing then (its harness ending) changes nothing.
+      if ('signal' in cause) {
+        logger.warn(cause, 'second signal: stopping at once')
+        process.exit(1)
+      }
+      return
     }
     stopping = true
-    logger.info({ signal }, 'shutting down: no new connections; answering requests in flight')
+    logger.info(cause, 'shutting down: no new connections; answering requests in flight')
     void service.close().then(() => {
       logger.info('stopped')
       process.exit(0)
     })
   }
-  process.on('SIGTERM', shutdown)
-  process.on('SIGINT', shutdown)
+  process.on('SIGTERM', (signal) => shutdown({ signal }))
+  process.on('SIGINT', (signal) => shutdown({ signal }))
+  if (config.stopOnStdinClose) whenStdinEnds(() => shutdown({ stdin: 'closed' }))
 }

@@ -3,8 +3,13 @@ interface Setting {
   readonly name: string
   /** A few words for `--help`; docs/guides/settings.md describes it, its values and its default. */
   readonly summary: string
-  /** The command-line option that sets it too, winning over the variable. */
+  /** The command-line option that sets it too, winning over the variable: `--option <value>`. */
   readonly option?: string
+  /**
+   * For a switch: the value its option, given alone (`--option`, no value), sets the variable to.
+   * Such an option cannot turn the switch off: left out, the variable decides.
+   */
+  readonly optionSets?: string
 }
 
 /** Settings that belong together: a heading of docs/guides/settings.md and of `--help`. */
@@ -41,6 +46,12 @@ export const SETTING_GROUPS: ReadonlyArray<SettingGroup> = [
       { name: 'PETSTORE_CORS_ORIGINS', summary: 'origins whose pages may call the API: * or a list' },
       { name: 'PETSTORE_RATE_LIMIT', summary: 'requests per API key per minute, or off' },
       { name: 'PETSTORE_METRICS', summary: 'on or off: Prometheus metrics at /metrics' },
+      {
+        name: 'PETSTORE_STOP_ON_STDIN_CLOSE',
+        summary: 'on: stop as on SIGTERM when standard input closes',
+        option: 'stop-on-stdin-close',
+        optionSets: 'on',
+      },
     ],
   },
   {

@@ -25,6 +25,7 @@ Config('uses the documented defaults and generates a key outside production', ()
       seed: undefined,
       testTarget: false,
       madeSandboxes: { max: 1000, idleSeconds: 3600 },
+      stopOnStdinClose: false,
     }),
   )
 })
@@ -45,6 +46,7 @@ Config('reads every setting from the environment', () => {
       PETSTORE_TEST_TARGET: 'on',
       PETSTORE_SANDBOX_MAX: '50',
       PETSTORE_SANDBOX_IDLE_SECONDS: '600',
+      PETSTORE_STOP_ON_STDIN_CLOSE: 'on',
     },
     generated,
   )
@@ -64,6 +66,7 @@ Config('reads every setting from the environment', () => {
       seed: { source: 'demo', pets: DEMO_PETS.map((pet) => ({ status: 'available', ...pet })) },
       testTarget: true,
       madeSandboxes: { max: 50, idleSeconds: 600 },
+      stopOnStdinClose: true,
     }),
   )
 })
@@ -263,6 +266,20 @@ Config('names a PETSTORE_TEST_TARGET other than off or on, with the other bad se
   )
   for (const text of ['ON', 'true', '1', ' on', 'per-key'])
     assert.equal(readConfig({ PETSTORE_TEST_TARGET: text }, generated), E.left(['PETSTORE_TEST_TARGET must be off or on']), text)
+})
+
+Config('PETSTORE_STOP_ON_STDIN_CLOSE is off unless on; any other value stops start-up, naming it', () => {
+  const stops = (text: string): boolean | undefined => {
+    const config = readConfig({ PETSTORE_STOP_ON_STDIN_CLOSE: text }, generated)
+    return E.isRight(config) ? config.right.stopOnStdinClose : undefined
+  }
+  assert.equal([stops(''), stops('off'), stops('on')], [false, false, true])
+  for (const text of ['ON', 'true', '1', 'yes'])
+    assert.equal(
+      readConfig({ PETSTORE_STOP_ON_STDIN_CLOSE: text }, generated),
+      E.left(['PETSTORE_STOP_ON_STDIN_CLOSE must be off or on']),
+      text,
+    )
 })
 
 Config('refuses a port beyond 65535', () => {

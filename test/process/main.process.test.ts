@@ -5,7 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { heldCreate } from '../support/held-create.js'
 import { OTHER_KEY, send, servedBy, TEST_KEY } from '../support/start-api.js'
-import { spawnService, START_SCRIPT, waitForUrl } from '../support/spawn-service.js'
+import { MAIN, spawnService, START_SCRIPT, waitForUrl } from '../support/spawn-service.js'
 
 const Main = suite('npm start (src/main/main.ts)')
 
@@ -45,11 +45,12 @@ Main('When no keys are configured outside production, then it prints a generated
 
 Main('npm start’s script, with the build current, runs the service and stops cleanly on SIGTERM', async () => {
   const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY }, START_SCRIPT)
-  const url = await waitForUrl(service)
+  const { url } = await service.announced()
   assert.is((await send(url, 'GET', '/v1/pets')).status, 200)
   service.child.kill('SIGTERM')
   assert.is(await service.exited, 0)
-  assert.is(service.stderr(), '')
+  // The announcement alone: the script says nothing when there is nothing to compile.
+  assert.is(service.stderr(), `${JSON.stringify({ event: 'listening', url })}\n`)
 })
 
 Main('npm start’s script, when it must compile, says so on stderr, and when it is done, leaving stdout to the log', async () => {
@@ -80,6 +81,41 @@ Main('npm start’s script, when the sources do not compile, says so on stderr, 
   } finally {
     project.remove()
   }
+})
+
+Main(
+  'When it listens, then it announces its URL and the key it generated in one JSON line on stderr, first, whatever LOG_LEVEL says',
+  async () => {
+    // --port 0: the port is known from the announcement alone, and the log says nothing at all.
+    const service = spawnService({ LOG_LEVEL: 'silent' }, MAIN, ['--port', '0'])
+    const announced = await service.announced()
+    const { event, url, key = '', ...rest } = announced
+    assert.equal([event, rest], ['listening', {}])
+    assert.is(key.length, 32)
+    assert.match(url, /^http:\/\/127\.0\.0\.1:[1-9][0-9]*$/)
+    assert.is((await send(url, 'GET', '/v1/pets', { key })).status, 200)
+    service.child.kill('SIGTERM')
+    assert.is(await service.exited, 0)
+    const [first, ...others] = service.stderr().split('\n')
+    assert.is(first, JSON.stringify(announced))
+    // The banner for people follows; it holds no other JSON line.
+    assert.equal(
+      others.filter((line) => line.startsWith('{')),
+      [],
+    )
+    assert.match(service.stderr(), `API key: ${key}`)
+    assert.is(service.stdout(), '')
+  },
+)
+
+Main('When keys are configured, then the announcement gives the URL alone, and is all of stderr, with LOG_LEVEL=warn too', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, LOG_LEVEL: 'warn' })
+  const announced = await service.announced()
+  assert.equal(Object.keys(announced), ['event', 'url'])
+  assert.is((await send(announced.url, 'GET', '/v1/pets')).status, 200)
+  service.child.kill('SIGTERM')
+  assert.is(await service.exited, 0)
+  assert.is(service.stderr(), `${JSON.stringify(announced)}\n`)
 })
 
 Main('When keys are configured, then it serves them and never prints them', async () => {
@@ -154,6 +190,8 @@ Main('When the port is taken, then it stops with a message instead of a stack tr
   const second = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PORT: port })
   assert.is(await second.exited, 1)
   assert.match(second.stdout(), 'EADDRINUSE')
+  // On stderr too, where a harness waiting for the announcement reads: no announcement comes.
+  assert.is(second.stderr(), `petstore: cannot start:\n  - cannot listen on 127.0.0.1:${port} (check HOST and PORT): EADDRINUSE\n`)
   first.child.kill('SIGTERM')
   assert.is(await first.exited, 0)
 })
@@ -194,6 +232,36 @@ Main(
     assert.is(await service.exited, 0)
   },
 )
+
+Main(
+  'With --stop-on-stdin-close, when standard input closes during a request, then that request is answered and the process exits 0',
+  async () => {
+    const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY }, MAIN, ['--stop-on-stdin-close'], 'pipe')
+    const url = new URL((await service.announced()).url)
+    const held = heldCreate(url, JSON.stringify({ name: 'Rex', categoryId: 1 }))
+    await held.received
+    service.child.stdin?.end()
+    await service.printed(/"stdin":"closed","msg":"shutting down/)
+    held.finish()
+    const { status, text } = await held.answer
+    assert.is(status, 201)
+    assert.equal(JSON.parse(text), { id: 1, name: 'Rex', categoryId: 1, status: 'available' })
+    assert.is(await service.exited, 0)
+  },
+)
+
+Main('With PETSTORE_STOP_ON_STDIN_CLOSE=on, a signal during the shutdown its standard input began stops it at once', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_STOP_ON_STDIN_CLOSE: 'on' }, MAIN, [], 'pipe')
+  const url = new URL((await service.announced()).url)
+  const held = heldCreate(url, '{"name":"never sent in full"}', 100)
+  await held.received
+  service.child.stdin?.end()
+  await service.printed(/shutting down/)
+  service.child.kill('SIGTERM')
+  assert.is(await service.exited, 1)
+  assert.match(service.stdout(), 'stopping at once')
+  held.destroy()
+})
 
 Main('When a second signal arrives during shutdown, then it stops at once', async () => {
   const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })

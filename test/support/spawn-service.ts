@@ -21,15 +21,40 @@ export interface ServiceProcess {
    * flushes within 100 ms); rejects, with what it printed, if the process ends first.
    */
   readonly printed: (pattern: RegExp) => Promise<RegExpExecArray>
+  /**
+   * Resolves with the line the service writes on stderr once it listens, parsed; rejects, with what
+   * it printed, if the process ends first.
+   */
+  readonly announced: () => Promise<Announcement>
   /** Resolves with the exit code once the process has ended and everything it printed has been read. */
   readonly exited: Promise<number | null>
 }
 
-/** Runs the composed service (`node dist/src/main/cli.js`, or another entry) with the given environment and arguments. */
-export const spawnService = (env: Record<string, string>, entry: string = MAIN, args: ReadonlyArray<string> = []): ServiceProcess => {
+/** The line on stderr saying where the service listens (docs/guides/client-developers.md). */
+export interface Announcement {
+  readonly event: 'listening'
+  readonly url: string
+  /** The key it generated, when it was given none. */
+  readonly key?: string
+}
+
+/** A whole line on stderr that is a JSON object: the announcement is one, the banner's lines are not. */
+const ANNOUNCEMENT = /^(\{.*\})\n/m
+
+/**
+ * Runs the composed service (`node dist/src/main/cli.js`, or another entry) with the given
+ * environment and arguments; its standard input is empty, or with `stdin: 'pipe'` a pipe the test
+ * holds (`child.stdin`).
+ */
+export const spawnService = (
+  env: Record<string, string>,
+  entry: string = MAIN,
+  args: ReadonlyArray<string> = [],
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): ServiceProcess => {
   const child = spawn(process.execPath, [entry, ...args], {
     env: { PATH: process.env.PATH ?? '', NODE_V8_COVERAGE: process.env.NODE_V8_COVERAGE ?? '', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
   })
   return watched(child)
 }
@@ -44,7 +69,10 @@ export const watched = (child: ChildProcess): ServiceProcess => {
     out += chunk.toString('utf8')
     watchers.forEach((watch) => watch())
   })
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')))
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8')
+    watchers.forEach((watch) => watch())
+  })
   // 'close', not 'exit': after 'exit' the last lines the process wrote may still be in the pipe.
   const exited = new Promise<number | null>((done) =>
     child.on('close', (code) => {
@@ -53,30 +81,36 @@ export const watched = (child: ChildProcess): ServiceProcess => {
       done(code)
     }),
   )
-  const printed = (pattern: RegExp): Promise<RegExpExecArray> =>
+  /** Resolves once `pattern` is in what the process wrote to the stream `written` reads. */
+  const shown = (written: () => string, pattern: RegExp, where: string): Promise<RegExpExecArray> =>
     new Promise((found, failed) => {
       const stop = (): void => {
         watchers.delete(watch)
         clearTimeout(guard)
       }
       const watch = (): void => {
-        const match = pattern.exec(out)
+        const match = pattern.exec(written())
         if (match !== null) {
           stop()
           found(match)
         } else if (ended) {
           stop()
-          failed(new Error(`the service ended without printing ${String(pattern)}:\n${out}\n${err}`))
+          failed(new Error(`the service ended without printing ${String(pattern)} on ${where}:\n${out}\n${err}`))
         }
       }
       const guard = setTimeout(() => {
         stop()
-        failed(new Error(`the service printed no ${String(pattern)} in ${HANG_GUARD_MS} ms:\n${out}\n${err}`))
+        failed(new Error(`the service printed no ${String(pattern)} on ${where} in ${HANG_GUARD_MS} ms:\n${out}\n${err}`))
       }, HANG_GUARD_MS)
       watchers.add(watch)
       watch()
     })
-  return { child, stdout: () => out, stderr: () => err, printed, exited }
+  const printed = (pattern: RegExp): Promise<RegExpExecArray> => shown(() => out, pattern, 'stdout')
+  const announced = async (): Promise<Announcement> => {
+    const [, line = ''] = await shown(() => err, ANNOUNCEMENT, 'stderr')
+    return JSON.parse(line) as Announcement
+  }
+  return { child, stdout: () => out, stderr: () => err, printed, announced, exited }
 }
 
 /** Waits for the start-up log line and returns the URL it announces. */
