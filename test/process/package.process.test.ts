@@ -18,14 +18,21 @@ interface Finished {
 /**
  * Runs a command as a process group of its own (npm exec's child is then signalled with it), with
  * no coverage: the tests measure the service's sources only, not npm's, tsc's or the package's
- * compiled copy. npm's own variables are left out, so that `npm test` does not configure it.
+ * compiled copy. npm's own variables are left out, so that `npm test` does not configure it. Its
+ * standard input is empty, or with `stdin: 'pipe'` a pipe the test holds.
  */
-const started = (command: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}): ServiceProcess => {
+const started = (
+  command: string,
+  args: ReadonlyArray<string>,
+  cwd: string,
+  env: Record<string, string> = {},
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): ServiceProcess => {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)))
   const child = spawn(command, args, {
     cwd,
     env: { ...inherited, NODE_V8_COVERAGE: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
     detached: true,
   })
   return watched(child)
@@ -187,6 +194,37 @@ Package(
       // Ctrl-C signals the whole group: npm, and the service it runs.
       process.kill(-(service.child.pid ?? 0), 'SIGTERM')
       await service.exited
+    }
+  },
+)
+
+Package(
+  'installed from the tarball, npx petstore-service --stop-on-stdin-close announces its URL and key, and stops with npm once its stdin closes',
+  async (context) => {
+    const { install } = packedOf(context)
+    const cli = process.env.npm_execpath
+    const args = ['exec', '--', 'petstore-service', '--port', '0', '--stop-on-stdin-close']
+    // No key configured, whatever the tests' environment holds: the generated one is announced.
+    const env = { PETSTORE_API_KEYS: '' }
+    const service = started(cli === undefined ? 'npm' : process.execPath, cli === undefined ? args : [cli, ...args], install, env, 'pipe')
+    const group = service.child.pid ?? 0
+    try {
+      const { url, key = '' } = await service.announced()
+      assert.is((await send(url, 'GET', '/v1/pets', { key })).status, 200)
+      service.child.stdin?.end()
+      assert.is(await service.exited, 0)
+      assert.match(service.stdout(), '"stdin":"closed"')
+      // npm has ended, and so has every process of its group: the service is not left running.
+      assert.throws(
+        () => process.kill(-group, 0),
+        (error: NodeJS.ErrnoException) => error.code === 'ESRCH',
+      )
+    } finally {
+      try {
+        process.kill(-group, 'SIGKILL')
+      } catch {
+        // Every process of the group has ended, as it should.
+      }
     }
   },
 )
