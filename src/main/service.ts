@@ -176,13 +176,11 @@ export const runService = async (config: Config, store: Store): Promise<void> =>
   let stopping = false
   const shutdown = (cause: { readonly signal: NodeJS.Signals } | { readonly stdin: 'closed' }): void => {
     if (stopping) {
-      // A signal during shutdown means "now": the operator has stopped waiting for the requests in
-      // flight. Standard input closing then (its harness ending) changes nothing.
-      if ('signal' in cause) {
-        logger.warn(cause, 'second signal: stopping at once')
-        process.exit(1)
-      }
-      return
+      // Standard input closing then (its harness ending after a signal) changes nothing.
+      if ('stdin' in cause) return logger.info(cause, 'standard input closed during shutdown: still answering requests in flight')
+      // A signal during shutdown means "now": the operator has stopped waiting for the requests in flight.
+      logger.warn(cause, 'second signal: stopping at once')
+      process.exit(1)
     }
     stopping = true
     logger.info(cause, 'shutting down: no new connections; answering requests in flight')

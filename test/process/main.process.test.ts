@@ -263,6 +263,20 @@ Main('With PETSTORE_STOP_ON_STDIN_CLOSE=on, a signal during the shutdown its sta
   held.destroy()
 })
 
+Main('With PETSTORE_STOP_ON_STDIN_CLOSE=on, standard input closing during the shutdown a signal began cuts no request short', async () => {
+  const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_STOP_ON_STDIN_CLOSE: 'on' }, MAIN, [], 'pipe')
+  const url = new URL((await service.announced()).url)
+  const held = heldCreate(url, JSON.stringify({ name: 'Rex', categoryId: 1 }))
+  await held.received
+  service.child.kill('SIGTERM')
+  await service.printed(/shutting down/)
+  service.child.stdin?.end()
+  await service.printed(/standard input closed during shutdown/)
+  held.finish()
+  assert.is((await held.answer).status, 201)
+  assert.is(await service.exited, 0)
+})
+
 Main('When a second signal arrives during shutdown, then it stops at once', async () => {
   const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
   const url = new URL(await waitForUrl(service))
