@@ -35,7 +35,8 @@ const CONSUMER = `import {
 } from 'petstore-service/testing'
 
 const options: PetStoreOptions = { seed: 'demo' }
-const body: JsonValue = { name: 'Rex', tags: ['a', 1, null], owner: { id: 7 } }
+const tags: JsonValue = ['a', 1, null]
+const body = { name: 'Rex', tags, owner: { id: 7 } }
 const rules: FaultRule[] = [
   { operation: 'createPet', when: { body }, fault: '503', retryAfter: 0, times: 1 },
   { operation: 'listPets', answer: { status: 502, headers: { 'Retry-After': null }, text: '<h1>Bad Gateway</h1>' } },

@@ -831,7 +831,7 @@ export interface components {
       | string
       | unknown[]
       | {
-          [key: string]: components['schemas']['JsonValue']
+          [key: string]: unknown
         }
     /**
      * @description - `429`, `500`, `502`, `503`, `504`: the real Error body and headers of that status; nothing is done.
