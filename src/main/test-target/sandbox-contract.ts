@@ -1074,6 +1074,7 @@ export interface components {
         'X-Content-Type-Options': components['headers']['XContentTypeOptions']
         'Cache-Control': components['headers']['CacheControl']
         'X-Request-Id': components['headers']['XRequestId']
+        'Preference-Applied': components['headers']['PreferenceApplied']
         [name: string]: unknown
       }
       content: {
@@ -1098,6 +1099,7 @@ export interface components {
         'X-Content-Type-Options': components['headers']['XContentTypeOptions']
         'Cache-Control': components['headers']['CacheControl']
         'X-Request-Id': components['headers']['XRequestId']
+        'Preference-Applied': components['headers']['PreferenceApplied']
         [name: string]: unknown
       }
       content: {
@@ -1130,27 +1132,6 @@ export interface components {
     After: string
     /** @description The pet's id: a canonical decimal int64, i.e. matching `^(0|-?[1-9][0-9]{0,18})$` and between -9223372036854775808 and 9223372036854775807 (no `+`, no leading zeros, no `-0`, no exponent or fraction). Anything else is refused with 400 `invalid_parameter`; a well-formed id no pet has is 404. */
     PetId: number
-    /**
-     * @description Makes this instance answer what a client must be ready for (RFC 7240 preferences,
-     *     comma-separated). Read after authentication (a request without a valid key still gets
-     *     401) and after the rate limit, when that is on. A request's own `fault` wins over the
-     *     sandbox's fault script (`/v1/sandbox/faults`) and does not consume it.
-     *
-     *     - `fault=NAME`, one of the `FaultName` schema: `429`, `500`, `502`, `503` or `504`
-     *       answer that status with its real Error body and headers, before the body is read
-     *       (nothing is created and no `Idempotency-Key` is claimed); `reset`, `reset-after` and
-     *       `truncated` break the connection as `FaultName` says.
-     *     - `retry-after=<seconds>`, 0 to 3600: the `Retry-After` of a forced 429 or 503.
-     *     - `delay=<milliseconds>`, 0 to 10000: answers normally after that delay; with `fault`,
-     *       the failure comes after the delay. On a create with an `Idempotency-Key`, the delay
-     *       runs after the key is claimed, so that a retry with the same key and body during it
-     *       answers 409 `idempotency_key_in_use`.
-     *
-     *     For example `fault=503, retry-after=0`, `fault=reset-after` or `delay=200, fault=429`.
-     *     A preference that is not understood or out of range is ignored (RFC 7240). The answer
-     *     lists the preferences it applied in `Preference-Applied`.
-     */
-    Prefer: string
     /** @description Only requests with this method, in capitals as sent (`GET`, `POST`, `HEAD`...): one of the methods the service's HTTP parser accepts, the only ones a request can have. */
     JournalMethod:
       | 'ACL'
@@ -1200,6 +1181,27 @@ export interface components {
     JournalHeader: string[]
     /** @description Only entries whose `sequence` is greater: pass the highest `sequence` seen to get what arrived after it. A request that arrived before it and was still being answered then is not among them when it is listed later. */
     JournalSince: number
+    /**
+     * @description Makes this instance answer what a client must be ready for (RFC 7240 preferences,
+     *     comma-separated). Read after authentication (a request without a valid key still gets
+     *     401) and after the rate limit, when that is on. A request's own `fault` wins over the
+     *     sandbox's fault script (`/v1/sandbox/faults`) and does not consume it.
+     *
+     *     - `fault=NAME`, one of the `FaultName` schema: `429`, `500`, `502`, `503` or `504`
+     *       answer that status with its real Error body and headers, before the body is read
+     *       (nothing is created and no `Idempotency-Key` is claimed); `reset`, `reset-after` and
+     *       `truncated` break the connection as `FaultName` says.
+     *     - `retry-after=<seconds>`, 0 to 3600: the `Retry-After` of a forced 429 or 503.
+     *     - `delay=<milliseconds>`, 0 to 10000: answers normally after that delay; with `fault`,
+     *       the failure comes after the delay. On a create with an `Idempotency-Key`, the delay
+     *       runs after the key is claimed, so that a retry with the same key and body during it
+     *       answers 409 `idempotency_key_in_use`.
+     *
+     *     For example `fault=503, retry-after=0`, `fault=reset-after` or `delay=200, fault=429`.
+     *     A preference that is not understood or out of range is ignored (RFC 7240). The answer
+     *     lists the preferences it applied in `Preference-Applied`.
+     */
+    Prefer: string
     /** @description Only requests to which this fault was applied (`answer`, those a rule's scripted answer answered). */
     JournalFault: components['schemas']['AppliedFault']
   }
@@ -1244,12 +1246,12 @@ export interface components {
      * @example 5
      */
     RetryAfter: string
-    /** @description RFC 7240: the preferences of `Prefer` this answer applied, such as `fault=503` or `delay=200, fault=503`; absent when it applied none. */
-    PreferenceApplied: string
     /** @description Only when rate limits are on (`PETSTORE_RATE_LIMIT`), on the operations that read the sandbox's journal (`listSandboxRequests`, `countSandboxRequests`), its report and its clock: they are counted in a quota of their own, the `sandbox` policy, apart from the key's (`"default"`, see `RateLimitPolicy`), which they spend nothing of. It allows each API key 600 requests per 60-second window, enough for five open inspector pages (each asks twice a second) or a test's checks, and refuses a loop of reads with 429 `rate_limited`. Its window runs on real time: advancing the sandbox's clock ends the window of the key's quota, never this one's. Counted per instance, like the key's quota on the in-memory store. */
     SandboxRateLimitPolicy: '"sandbox";q=600;w=60'
     /** @description Only when rate limits are on and the request was counted: the requests `r` remaining in the window of the `sandbox` quota (`SandboxRateLimitPolicy`) and the seconds `t` until it resets. */
     SandboxRateLimit: string
+    /** @description RFC 7240: the preferences of `Prefer` this answer applied, such as `fault=503` or `delay=200, fault=503`; absent when it applied none. */
+    PreferenceApplied: string
   }
   pathItems: never
 }
@@ -1477,6 +1479,7 @@ export interface operations {
           'X-Content-Type-Options': components['headers']['XContentTypeOptions']
           'Cache-Control': components['headers']['CacheControl']
           'X-Request-Id': components['headers']['XRequestId']
+          'Preference-Applied': components['headers']['PreferenceApplied']
           [name: string]: unknown
         }
         content: {

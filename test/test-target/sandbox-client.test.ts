@@ -1,7 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { connect, type FaultRule, PetStoreError, startPetStore } from '../../src/main/start-pet-store.js'
+import { connect, type FaultRule, PetStoreError, startPetStore } from '../../src/main/test-target/start-pet-store.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { send, startApi, TEST_KEY } from '../support/start-api.js'
 
@@ -13,7 +13,7 @@ const refusal = (work: Promise<unknown>): Promise<unknown> =>
   )
 
 /** A service with its whole test target on, as PETSTORE_TEST_TARGET=on starts it, but started by other means than startPetStore. */
-const startTestTarget = () => startApi({ sandboxes: memoryStore().sandboxes, faults: true })
+const startTestTarget = () => startApi({ sandboxes: memoryStore().dataSets })
 
 const Client = suite('The typed client of petstore-service/testing')
 
