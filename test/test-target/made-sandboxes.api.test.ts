@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { type MadeKeysOptions, madeKeys } from '../../adapters/test-target/made-keys.js'
-import type { JournalEntry } from '../../adapters/test-target/journal-entry.js'
+import { type MadeKeys, type MadeKeysOptions, madeKeys } from '../../adapters/test-target/made-keys.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { MadeKeys } from '../../adapters/test-target/made-keys.js'
 import { gatedInserts, idsOf, SEED, SEEDED_IDS } from '../support/sandbox-spaces.js'
+import { journalOf } from '../support/journal-reads.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { aNewPet } from '../support/pet-builder.js'
@@ -21,12 +20,6 @@ const makeSandbox = async (api: RunningApi, key: string = TEST_KEY): Promise<Mad
   const response = await api.request('POST', '/v1/sandboxes', { key })
   assert.is(response.status, 201, response.text)
   return response.body as Made
-}
-
-const journalOf = async (api: RunningApi, key: string): Promise<ReadonlyArray<JournalEntry>> => {
-  const response = await api.request('GET', '/v1/sandbox/requests?limit=100', { key })
-  assert.is(response.status, 200, response.text)
-  return response.body as ReadonlyArray<JournalEntry>
 }
 
 /** A clock the test moves instead of waiting, in milliseconds. */
@@ -87,7 +80,7 @@ Made('A made key works at once for every operation, in a sandbox of its own that
   assert.is((await api.request('PUT', '/v1/sandbox/faults', { key, body: script })).status, 200)
   assertError(await api.request('GET', '/v1/pets/1', { key }), 503, 'service_unavailable')
   assert.equal(
-    (await journalOf(api, key)).map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
+    (await journalOf(api, '?limit=100', key)).map((entry) => `${entry.method} ${entry.path} ${entry.status}`),
     ['GET /v1/pets/1 503', 'GET /v1/pets/6 200', 'POST /v1/pets 201', 'POST /v1/pets 201', 'GET /v1/pets 200'],
   )
 })
@@ -97,7 +90,7 @@ Made("A made sandbox is reset like a configured key's: back to the seed, its jou
   await api.request('POST', '/v1/pets', { key, body: aNewPet() })
   await api.request('PUT', '/v1/sandbox/faults', { key, body: [{ operation: 'listPets', fault: '500', times: 5 }] })
   assert.is((await api.request('POST', '/v1/sandbox/reset', { key })).status, 204)
-  assert.equal(await journalOf(api, key), [])
+  assert.equal(await journalOf(api, '?limit=100', key), [])
   assert.equal((await api.request('GET', '/v1/sandbox/faults', { key })).body, [])
   assert.equal(idsOf((await api.request('GET', '/v1/pets', { key })).body), SEEDED_IDS)
 })
@@ -158,8 +151,8 @@ Made('Making and ending sandboxes are not kept in any journal, and a made key re
   await api.request('GET', `/v1/pets?name=${encodeURIComponent(key)}`, { key })
   const other = await makeSandbox(api, key)
   await api.request('DELETE', '/v1/sandbox', { key: other.key })
-  const mine = await journalOf(api, TEST_KEY)
-  const theirs = await journalOf(api, key)
+  const mine = await journalOf(api, '?limit=100', TEST_KEY)
+  const theirs = await journalOf(api, '?limit=100', key)
   assert.equal(
     [...mine, ...theirs].map((entry) => `${entry.method} ${entry.path}`),
     ['POST /v1/pets', 'GET /v1/pets?name=[redacted]'],

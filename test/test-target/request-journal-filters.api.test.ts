@@ -3,20 +3,9 @@ import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry } from '../../adapters/test-target/journal-entry.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
+import { countOf, journalOf } from '../support/journal-reads.js'
 import { aNewPet } from '../support/pet-builder.js'
 import type { RunningApi } from '../support/start-api.js'
-
-const journalOf = async (api: RunningApi, query: string): Promise<ReadonlyArray<JournalEntry>> => {
-  const response = await api.request('GET', `/v1/sandbox/requests${query}`)
-  assert.is(response.status, 200, response.text)
-  return response.body as ReadonlyArray<JournalEntry>
-}
-
-const countOf = async (api: RunningApi, query = ''): Promise<number> => {
-  const response = await api.request('GET', `/v1/sandbox/requests/count${query}`)
-  assert.is(response.status, 200, response.text)
-  return (response.body as { count: number }).count
-}
 
 const sequences = (entries: ReadonlyArray<JournalEntry>): number[] => entries.map((entry) => entry.sequence)
 

@@ -8,23 +8,12 @@ import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/wiring/san
 import type { JournalEntry } from '../../adapters/test-target/journal-entry.js'
 import { gate, withSandboxPets } from '../support/sandbox-spaces.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
+import { countOf, journalOf } from '../support/journal-reads.js'
 import { rawExchange } from '../support/raw-http.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
 import { oneWindowCounter } from '../support/one-window-counter.js'
 import { until } from '../support/until.js'
-
-const journalOf = async (api: RunningApi, query = '', key: string = TEST_KEY): Promise<ReadonlyArray<JournalEntry>> => {
-  const response = await api.request('GET', `/v1/sandbox/requests${query}`, { key })
-  assert.is(response.status, 200, response.text)
-  return response.body as ReadonlyArray<JournalEntry>
-}
-
-const countOf = async (api: RunningApi, query = ''): Promise<number> => {
-  const response = await api.request('GET', `/v1/sandbox/requests/count${query}`)
-  assert.is(response.status, 200, response.text)
-  return (response.body as { count: number }).count
-}
 
 const Journal = apiSuite('The request journal: per-key sandboxes', () => ({
   sandboxes: memoryStore().dataSets,
