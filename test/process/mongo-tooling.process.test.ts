@@ -45,9 +45,17 @@ const runNode = (args: ReadonlyArray<string>, env: Record<string, string>): Prom
     })
   })
 
-/** Settings under which mongodb-memory-server can have no mongod, even where one is cached or downloadable. */
+/**
+ * Settings under which mongodb-memory-server can have no mongod, even where one is cached or
+ * downloadable. Besides the download folder it looks in `~/.cache/mongodb-binaries` and in
+ * `node_modules/.cache/mongodb-memory-server` (DryMongoBinary.generatePaths), where an `npm ci` that
+ * ran its postinstall caches one: a home of its own empties the first, and a version no release has
+ * (binary names carry the version) misses every cache.
+ */
 const noMongod = (downloadDir: string): Record<string, string> => ({
+  HOME: downloadDir,
   MONGOMS_DOWNLOAD_DIR: downloadDir,
+  MONGOMS_VERSION: '8.2.99',
   // A mirror that refuses at once: the download fails as it does offline.
   MONGOMS_DOWNLOAD_MIRROR: 'http://127.0.0.1:1',
 })
