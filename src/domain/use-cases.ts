@@ -8,7 +8,8 @@ import type { PetRepository } from './pet-repository.js'
 /**
  * The three operations of the spec, bound to their ports: what a driver (HTTP, tests) calls. Each
  * returns a task; those whose steps simply follow one another are async functions over Either
- * values, since every fp-ts combinator adds promise steps (about 3 µs) to each request.
+ * values, since every fp-ts combinator adds promise steps to each request (measured in
+ * docs/performance.md).
  */
 export interface PetUseCases {
   readonly listPets: ReturnType<typeof listPets>
