@@ -2,12 +2,13 @@ import * as E from 'fp-ts/Either'
 import pino from 'pino'
 import { readConfig } from '../config.js'
 import { generateKey } from '../main.js'
-import { type Sandbox, sandboxOf } from './sandbox-client.js'
+import { sandboxOf } from './sandbox-client.js'
+import type { Sandbox } from './sandbox-types.js'
 import { startService } from '../service.js'
 import { openStore } from '../store.js'
 
+export { connect } from './sandbox-client.js'
 export {
-  connect,
   type ConnectOptions,
   type FaultRule,
   type JournalEntry,
@@ -19,7 +20,7 @@ export {
   type Sandbox,
   type SandboxClock,
   type SandboxReport,
-} from './sandbox-client.js'
+} from './sandbox-types.js'
 
 /** How `startPetStore` starts the service: with the whole test target on (PETSTORE_TEST_TARGET=on), faults included. */
 export interface PetStoreOptions {
