@@ -3,7 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { capturedLogger, type CapturedLogger } from '../support/captured-logger.js'
 import { parseRawResponse, rawExchange } from '../support/raw-http.js'
-import { MAX_HEADER_FIELDS } from '../../adapters/http/http-server.js'
+import { MAX_HEADER_FIELDS } from '../../adapters/http/request-head.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
 interface Context {
