@@ -2,16 +2,12 @@ import { readFileSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
 import * as E from 'fp-ts/Either'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
-import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
+import { type ApiKeys, apiKeysSetting } from './api-keys-setting.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
 import { type Env, integerSetting, type Read } from './setting-read.js'
 import { REMOVED_SETTINGS } from './settings.js'
-import { DEFAULT_SANDBOX_BUDGET, DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX, sandboxBytes } from '../wiring/sandbox-budget.js'
+import { type MadeSandboxesConfig, madeSandboxesSetting, madeSandboxesThatFit } from './made-sandboxes-config.js'
 import { type StoreConfig, storeSetting } from './store-config.js'
-
-/** Where the API keys came from: the environment, or generated for this development run. */
-type ApiKeys =
-  { readonly source: 'configured'; readonly keys: ReadonlyArray<string> } | { readonly source: 'generated'; readonly key: string }
 
 export interface Config {
   readonly store: StoreConfig
@@ -39,35 +35,9 @@ export interface Config {
   readonly stopOnStdinClose: boolean
 }
 
-interface MadeSandboxesConfig {
-  readonly max: number
-  readonly idleSeconds: number
-  /** Why `max` is below its default, when PETSTORE_SANDBOX_MAX is unset: for the start-up log. */
-  readonly lowered?: string
-}
-
 const DEFAULT_PORT = 8080
 const DEFAULT_HOST = '127.0.0.1'
-export const MIN_KEY_LENGTH = 16
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
-const KEY_SYNTAX = new RegExp(`^${API_KEY_CHARACTERS}$`)
-
-const apiKeysSetting = (env: Env, generateKey: () => string): Read<ApiKeys> => {
-  const text = env.PETSTORE_API_KEYS ?? ''
-  if (text.trim() === '') {
-    return env.NODE_ENV === 'production'
-      ? E.left('PETSTORE_API_KEYS must list at least one API key when NODE_ENV=production')
-      : E.right({ source: 'generated', key: generateKey() })
-  }
-  const keys = text.split(',').map((key) => key.trim())
-  // Name the position, never the key: configured keys appear nowhere, not even in errors.
-  const problems = keys.flatMap((key, index) => {
-    if (key.length < MIN_KEY_LENGTH) return [`key ${index + 1} is shorter than ${MIN_KEY_LENGTH} characters`]
-    if (!KEY_SYNTAX.test(key)) return [`key ${index + 1} has characters a Bearer token cannot carry`]
-    return []
-  })
-  return problems.length > 0 ? E.left(`PETSTORE_API_KEYS is invalid: ${problems.join('; ')}`) : E.right({ source: 'configured', keys })
-}
 
 const MIN_CURSOR_SECRET_LENGTH = 16
 
@@ -120,57 +90,6 @@ const testTargetSetting = (env: Env): Read<boolean> => {
   const text = env.PETSTORE_TEST_TARGET ?? ''
   if (text === '' || text === 'off') return E.right(false)
   return text === 'on' ? E.right(true) : E.left('PETSTORE_TEST_TARGET must be off or on')
-}
-
-/** The longest PETSTORE_SANDBOX_IDLE_SECONDS: a week. */
-const MAX_SANDBOX_IDLE_SECONDS = 604_800
-
-const MADE_SANDBOX_OVERRIDES = ['PETSTORE_SANDBOX_MAX', 'PETSTORE_SANDBOX_IDLE_SECONDS'] as const
-
-/**
- * The bounds of the sandboxes made at run time; each problem names its variable. They are read for
- * the test target only: set while it is off (`testTarget` false), each is refused, since a value
- * that does nothing must not look as if it did.
- */
-const madeSandboxesSetting = (env: Env, testTarget: boolean | undefined): E.Either<ReadonlyArray<string>, MadeSandboxesConfig> => {
-  if (testTarget === false) {
-    const ignored = MADE_SANDBOX_OVERRIDES.filter((name) => (env[name] ?? '') !== '')
-    if (ignored.length > 0)
-      return E.left(ignored.map((name) => `${name} is read only with PETSTORE_TEST_TARGET=on: unset it, or turn the test target on`))
-  }
-  const max = integerSetting(env, 'PETSTORE_SANDBOX_MAX', DEFAULT_SANDBOX_MAX, 1, 100_000)
-  const idleSeconds = integerSetting(env, 'PETSTORE_SANDBOX_IDLE_SECONDS', DEFAULT_SANDBOX_IDLE_SECONDS, 1, MAX_SANDBOX_IDLE_SECONDS)
-  if (E.isLeft(max) || E.isLeft(idleSeconds)) return E.left([max, idleSeconds].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
-  return E.right({ max: max.right, idleSeconds: idleSeconds.right })
-}
-
-const MIB = 1024 * 1024
-const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`
-
-/**
- * The made sandboxes bounded by memory too: every sandbox at its budget (the configured keys' and
- * the made ones, each with the seed's pets) must fit in half of the heap, leaving the other half to
- * the rest of the service. A PETSTORE_SANDBOX_MAX set above what fits stops start-up; unset, its
- * default is lowered to what fits, and `lowered` says so.
- */
-const madeSandboxesThatFit = (
-  env: Env,
-  made: MadeSandboxesConfig,
-  { keys, seededPets, heapBytes }: { readonly keys: number; readonly seededPets: number; readonly heapBytes: number },
-): Read<MadeSandboxesConfig> => {
-  const each = sandboxBytes(DEFAULT_SANDBOX_BUDGET, seededPets)
-  const fit = Math.floor(heapBytes / 2 / each) - keys
-  const sizes =
-    `half of this process's heap (${mib(heapBytes)}) holds ${fit + keys} sandboxes at their budget of ${mib(each)}, ` +
-    `and the configured keys have ${keys}`
-  if (fit < 1)
-    return E.left(`PETSTORE_TEST_TARGET=on leaves no room for a made sandbox: ${sizes}; give node a larger heap (--max-old-space-size)`)
-  if (made.max <= fit) return E.right(made)
-  if ((env.PETSTORE_SANDBOX_MAX ?? '') !== '')
-    return E.left(
-      `PETSTORE_SANDBOX_MAX=${made.max} does not fit in memory: ${sizes}; set at most ${fit}, or give node a larger heap (--max-old-space-size)`,
-    )
-  return E.right({ ...made, max: fit, lowered: `PETSTORE_SANDBOX_MAX is unset: at most ${fit} made sandboxes, not ${made.max}: ${sizes}` })
 }
 
 const logLevelSetting = (env: Env): Read<string> => {

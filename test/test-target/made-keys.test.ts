@@ -3,7 +3,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { MADE_KEY_FORM, madeKeys } from '../../adapters/test-target/made-keys.js'
 import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
-import { MIN_KEY_LENGTH } from '../../src/main/config.js'
+import { MIN_KEY_LENGTH } from '../../src/main/api-keys-setting.js'
 
 /** A clock the test moves, in milliseconds. */
 const clock = () => {
