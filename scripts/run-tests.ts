@@ -3,7 +3,6 @@ import { readdirSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PACKAGE_ROOT as ROOT } from '../adapters/http/package-root.js'
-import type { LaneFile } from './test-lane.js'
 import { shownLines, skipReasons, totalOf } from './test-output.js'
 
 /**
@@ -54,23 +53,36 @@ const testFiles = (pattern: RegExp): ReadonlyArray<string> =>
     .map(({ file }) => file)
 
 /**
- * Runs the files in `lanes` processes (scripts/test-lane.ts) at once, each taking the next file
- * when it is free, largest first; resolves with what each lane printed.
+ * Deals the files (largest first) to `lanes` lanes, each to the lane with the fewest bytes of test
+ * so far (file size being a rough measure of how long a file takes), so that the lanes end at about
+ * the same time.
  */
+const dealt = (files: ReadonlyArray<string>, lanes: number): ReadonlyArray<ReadonlyArray<string>> => {
+  const dealing = Array.from({ length: Math.min(lanes, files.length) }, () => ({ bytes: 0, files: [] as string[] }))
+  for (const file of files) {
+    const lightest = dealing.reduce((least, lane) => (lane.bytes < least.bytes ? lane : least))
+    lightest.bytes += statSync(join(TESTS, file)).size
+    lightest.files.push(file)
+  }
+  return dealing.map((lane) => lane.files)
+}
+
+/** Runs the files in `lanes` processes (scripts/test-lane.ts) at once; resolves with what each printed. */
 const runLanes = async (files: ReadonlyArray<string>, lanes: number, env: NodeJS.ProcessEnv): Promise<Finished[]> => {
-  const queue = [...files]
   const loader = FROM_SOURCE ? ['--import', 'tsx'] : []
   const script = resolve(__dirname, `test-lane.${FROM_SOURCE ? 'ts' : 'js'}`)
-  const lane = async (): Promise<Finished> => {
-    const child = fork(script, { cwd: ROOT, env, execArgv: loader, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] })
-    child.on('message', () => {
-      const file = queue.shift()
-      const next: LaneFile = file === undefined ? { done: true } : { name: file, file: join(TESTS, file) }
-      child.send(next)
-    })
-    return show(await finishedOf(child))
-  }
-  return Promise.all(Array.from({ length: Math.min(lanes, files.length) }, lane))
+  const lane = async (share: ReadonlyArray<string>): Promise<Finished> =>
+    show(
+      await finishedOf(
+        fork(script, [...share.flatMap((file) => [file, join(TESTS, file)])], {
+          cwd: ROOT,
+          env,
+          execArgv: loader,
+          stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+        }),
+      ),
+    )
+  return Promise.all(dealt(files, lanes).map(lane))
 }
 
 /**
