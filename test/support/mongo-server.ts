@@ -20,7 +20,11 @@ export interface RunningMongod {
 /** Bounds a first real download on a machine with internet; offline the attempt fails in under a second. */
 const FIND_TIMEOUT_MS = 180_000
 
-const FIND_BINARY = `require('mongodb-memory-server').MongoBinary.getPath().then(
+/**
+ * The child that looks for a binary requires mongodb-memory-server by the path this module resolves
+ * it to: `node -e` would resolve it from its working folder, which need not be this project.
+ */
+const FIND_BINARY = `require(${JSON.stringify(require.resolve('mongodb-memory-server'))}).MongoBinary.getPath().then(
   (path) => process.stdout.write(path),
   (error) => { process.stderr.write(String(error.message)); process.exit(1) })`
 
