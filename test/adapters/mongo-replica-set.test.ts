@@ -4,9 +4,10 @@ import * as assert from 'uvu/assert'
 import { assertError } from '../support/api-suite.js'
 import { mongoInstances } from '../support/mongo-api.js'
 import { mongoContracts } from '../support/mongo-contracts.js'
-import { findReplicaSet, sharedMongod, withoutMongod } from '../support/mongo-server.js'
+import { findReplicaSet, primaryOf, sharedMongod, stepDown, withoutMongod } from '../support/mongo-server.js'
 import { aNewPet } from '../support/pet-builder.js'
 import type { RunningApi } from '../support/start-api.js'
+import { until } from '../support/until.js'
 
 /** How long a test waits for what a replica set does on its own time (an election): a bound on a hang only. */
 const GIVE_UP_MS = 120_000
@@ -25,9 +26,15 @@ const untilReady = async (api: RunningApi): Promise<void> => {
 /**
  * A client's keyed create, as a careful SDK sends it: the same key and body again after any answer
  * but 201 (a 503 while no primary is elected, a 409 while an earlier attempt holds the key, a lost
- * connection) until the 201, whose pet it answers.
+ * connection) until the 201, whose pet it answers. It stops asking once `stop` is aborted (the test
+ * ended early).
  */
-const createUntilStored = async (api: RunningApi, index: number, onStored: () => void): Promise<{ id: number; name: string }> => {
+const createUntilStored = async (
+  api: RunningApi,
+  index: number,
+  onStored: () => void,
+  stop: AbortSignal,
+): Promise<{ id: number; name: string }> => {
   const giveUpAt = Date.now() + GIVE_UP_MS
   for (;;) {
     const answered = await api
@@ -37,7 +44,8 @@ const createUntilStored = async (api: RunningApi, index: number, onStored: () =>
       onStored()
       return answered.body as { id: number; name: string }
     }
-    if (Date.now() > giveUpAt) throw new Error(`key-${index} was never answered 201 (last: ${answered?.status ?? 'no answer'})`)
+    if (stop.aborted || Date.now() > giveUpAt)
+      throw new Error(`key-${index} was never answered 201 (last: ${answered?.status ?? 'no answer'})`)
     await pause(200)
   }
 }
@@ -53,21 +61,6 @@ const walkAllPages = async (api: RunningApi): Promise<ReadonlyArray<{ id: number
     next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1]
   }
   return pets
-}
-
-/** Asks the primary to step down; it answers, or (before 4.2) drops its connections, either of which is its step down. */
-const stepDownPrimary = async (uri: string): Promise<void> => {
-  const client = await new MongoClient(uri).connect()
-  try {
-    const status = await client.db('admin').command({ replSetGetStatus: 1 })
-    assert.is((status.members as unknown[]).length, 3, 'the step-down test needs a replica set of three members')
-    await client
-      .db('admin')
-      .command({ replSetStepDown: 10, secondaryCatchUpPeriodSecs: 5 })
-      .catch(() => undefined)
-  } finally {
-    await client.close()
-  }
 }
 
 /**
@@ -115,31 +108,42 @@ if (source.kind === 'none') {
   })
 
   Reads(
-    'a primary stepping down while 1,000 keyed creates and their retries run loses no pet, duplicates none, and answers each key with one pet',
+    'a primary stepping down while 1,000 keyed creates and their retries run: another member is elected, no pet is lost or duplicated, and each key answers one pet',
     async () => {
       const uri = await replicaSet.uri()
       const instances = mongoInstances(uri)
+      const client = await new MongoClient(uri).connect()
+      const stop = new AbortController()
+      let creates: Promise<ReadonlyArray<{ id: number; name: string }>> | undefined
       try {
+        const admin = client.db('admin')
+        const status = await admin.command({ replSetGetStatus: 1 })
+        assert.is((status.members as unknown[]).length, 3, 'the step-down test needs a replica set of three members')
         const api = await instances.start()
         await untilReady(api)
+        const steppingDown = await primaryOf(admin)
+        if (steppingDown === undefined) throw new Error('the replica set has no primary')
         const KEYS = 1000
         let stored = 0
         let hundredStored = (): void => undefined
         const hundred = new Promise<void>((resolve) => (hundredStored = resolve))
-        const creates = Promise.all(
-          Array.from({ length: KEYS }, (_, index) =>
-            createUntilStored(api, index, () => {
-              stored += 1
-              if (stored === 100) hundredStored()
-            }),
-          ),
-        )
-        // With a tenth stored and the rest in flight, the primary steps down: an election follows.
+        const onStored = (): void => {
+          stored += 1
+          if (stored === 100) hundredStored()
+        }
+        creates = Promise.all(Array.from({ length: KEYS }, (_, index) => createUntilStored(api, index, onStored, stop.signal)))
+        // With a tenth stored and the rest in flight, the primary steps down: from the moment it
+        // starts to, it takes no write, so every create not yet stored is stored by the member elected next.
         await hundred
-        await stepDownPrimary(uri)
+        await stepDown(admin)
+        assert.ok(stored < KEYS, `creates still ran when the primary stepped down (${stored} of ${KEYS} stored)`)
+        await until(
+          async () => ![undefined, steppingDown].includes(await primaryOf(admin)),
+          `a member other than ${steppingDown} elected primary`,
+        )
         const answered = await creates
         // Each key answers its one pet, also when asked once more now.
-        const again = await Promise.all(answered.map((_, index) => createUntilStored(api, index, () => undefined)))
+        const again = await Promise.all(answered.map((_, index) => createUntilStored(api, index, () => undefined, stop.signal)))
         assert.equal(
           again.map((pet) => pet.id),
           answered.map((pet) => pet.id),
@@ -153,6 +157,10 @@ if (source.kind === 'none') {
           [...answered.map((pet) => pet.id)].sort((one, other) => one - other),
         )
       } finally {
+        // A test that failed early lets its creates end before closing what they use.
+        stop.abort()
+        await creates?.catch(() => undefined)
+        await client.close()
         await instances.dispose()
       }
     },

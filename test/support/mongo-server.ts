@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { type Db, MongoClient } from 'mongodb'
+import { type Db, MongoClient, MongoServerError } from 'mongodb'
 import { suite } from 'uvu'
 import type { MongoIdempotencyTimes } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import type { IdempotencyTimes } from '../../src/domain/idempotency-store.js'
@@ -83,6 +83,12 @@ export const findReplicaSet = (): MongodSource => {
 /** Members of the replica set started from a binary: a majority write waits for a secondary. */
 const REPLICA_SET_MEMBERS = 3
 
+/**
+ * The standalone's arguments: test commands on, for its tests hold an index build with a fail point
+ * (configureFailPoint exists only where enableTestCommands is set; see failPoint).
+ */
+const STANDALONE_ARGS = ['--setParameter', 'enableTestCommands=1']
+
 /** Starts (or, for a URI, just uses) the mongod the source names: a standalone, or a replica set. */
 export const startMongod = async (
   source: Exclude<MongodSource, { kind: 'none' }>,
@@ -94,7 +100,7 @@ export const startMongod = async (
     const set = await MongoMemoryReplSet.create({ replSet: { count: REPLICA_SET_MEMBERS }, binary: { systemBinary: source.path } })
     return { uri: set.getUri(), stop: async () => void (await set.stop()) }
   }
-  const server = await MongoMemoryServer.create({ binary: { systemBinary: source.path } })
+  const server = await MongoMemoryServer.create({ binary: { systemBinary: source.path }, instance: { args: STANDALONE_ARGS } })
   return { uri: server.getUri(), stop: async () => void (await server.stop()) }
 }
 
@@ -155,3 +161,44 @@ export const onServerClock = ({ recordTtlMs, leaseMs, clock }: Required<Idempote
   leaseMs,
   clockOffsetMs: () => clock.now() - Date.now(),
 })
+
+/**
+ * Turns the server's fail point `name` on until `release` turns it off. A mongod started here allows
+ * it; a server given by PETSTORE_TEST_MONGODB_URI must run with `--setParameter enableTestCommands=1`.
+ */
+export const failPoint = async (client: MongoClient, name: string): Promise<{ readonly release: () => Promise<void> }> => {
+  const admin = client.db('admin')
+  await admin.command({ configureFailPoint: name, mode: 'alwaysOn' }).catch((error: unknown) => {
+    throw new Error(`the fail point ${name} could not be set (is the mongod run with enableTestCommands=1?): ${String(error)}`)
+  })
+  return { release: async () => void (await admin.command({ configureFailPoint: name, mode: 'off' })) }
+}
+
+/** The member that the replica set's members know as primary (`hello`, from whichever answers), if there is one. */
+export const primaryOf = async (admin: Db): Promise<string | undefined> => {
+  const hello = await admin.command({ hello: 1 }, { readPreference: 'primaryPreferred' })
+  return typeof hello.primary === 'string' ? hello.primary : undefined
+}
+
+/** ExceededTimeLimit: the step-down found no electable secondary caught up within its catch-up period. */
+const EXCEEDED_TIME_LIMIT = 262
+/** A bound on asking again, for a set whose secondaries never catch up. */
+const STEP_DOWN_ATTEMPTS = 5
+
+/**
+ * Asks the primary to step down and stay ineligible for a minute, so that another member is
+ * elected. Any failure is thrown, but for the one the server documents as passing: no electable
+ * secondary caught up within the catch-up period (the primary then stays primary), which is asked
+ * again. From MongoDB 4.2 the primary answers a step-down; it no longer drops its connections.
+ */
+export const stepDown = async (admin: Db): Promise<void> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await admin.command({ replSetStepDown: 60, secondaryCatchUpPeriodSecs: 10 })
+      return
+    } catch (error) {
+      const passing = error instanceof MongoServerError && error.code === EXCEEDED_TIME_LIMIT
+      if (!passing || attempt === STEP_DOWN_ATTEMPTS) throw error
+    }
+  }
+}
