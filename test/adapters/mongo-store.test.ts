@@ -1,5 +1,6 @@
+import { setTimeout as pause } from 'node:timers/promises'
 import * as E from 'fp-ts/Either'
-import { type CommandStartedEvent, MongoClient } from 'mongodb'
+import { type CommandStartedEvent, type Db, MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
@@ -7,14 +8,15 @@ import { type CounterDocument, mongoPetRepository } from '../../adapters/mongodb
 import { mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
 import { openMongoStore } from '../../adapters/mongodb/mongo-store.js'
 import { seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
-import { COUNTERS_COLLECTION, counterFilter, PETS_COLLECTION, STATUS_INDEX } from '../../adapters/mongodb/pet-queries.js'
+import { COUNTERS_COLLECTION, counterFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import { type PetDocument, toDocument } from '../../adapters/mongodb/pet-document.js'
 import { assertError } from '../support/api-suite.js'
 import { indexesBuilt, mongodbUri, mongoInstances } from '../support/mongo-api.js'
 import { petFixture } from '../support/mongo-contracts.js'
-import { findMongod, sharedMongod, throwawayDbName, withoutMongod } from '../support/mongo-server.js'
+import { failPoint, findMongod, sharedMongod, throwawayDbName, withoutMongod } from '../support/mongo-server.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { startApi } from '../support/start-api.js'
+import { until } from '../support/until.js'
 
 const run = async <A>(task: () => Promise<E.Either<unknown, A>>): Promise<A> => {
   const result = await task()
@@ -27,6 +29,37 @@ const indexesOf = async (client: MongoClient, dbName: string, collection: string
   (await client.db(dbName).collection(collection).indexes()).map(
     (index) => `${index.name ?? ''}${index.expireAfterSeconds === undefined ? '' : ` ttl ${index.expireAfterSeconds}`}`,
   )
+
+/** PETSTORE_MONGODB_TIMEOUT_MS's default: the bound on each round trip, which an index build must outlast. */
+const TIMEOUT_MS = 2000
+
+/** Pets of the data set an upgrade starts from: enough for a build that takes a while on any machine. */
+const UPGRADED_PETS = 200_000
+
+/**
+ * The data set of the version before createId_1, written as that version wrote it (not through
+ * today's adapter, whose shapes may change): its pets, their id counter and its one index, by status.
+ */
+const legacyDataSet = async (db: Db, total: number): Promise<void> => {
+  const pets = db.collection<{ _id: number; name: string; categoryId: number; status: string }>('pets')
+  const batch = 10_000
+  for (let first = 1; first <= total; first += batch) {
+    await pets.insertMany(
+      Array.from({ length: batch }, (_, index) => ({ _id: first + index, name: `pet ${first + index}`, categoryId: 1, status: 'sold' })),
+    )
+  }
+  await db.collection<{ _id: string; next: number }>('counters').insertOne({ _id: 'pets', next: total })
+  await pets.createIndex({ status: 1, _id: 1 }, { name: 'status_1__id_1' })
+}
+
+/** The index builds running on a collection, by index name: each build's UUID, which listIndexes shows until it is ready. */
+const buildsOn = async (db: Db, collection: string): Promise<Readonly<Record<string, string>>> => {
+  const listed = await db.command({ listIndexes: collection, includeBuildUUIDs: true })
+  const indexes = (listed.cursor as { firstBatch: ReadonlyArray<{ spec?: { name?: string }; buildUUID?: unknown }> }).firstBatch
+  return Object.fromEntries(
+    indexes.flatMap((index) => (index.buildUUID === undefined ? [] : [[index.spec?.name ?? '', JSON.stringify(index.buildUUID)]])),
+  )
+}
 
 const source = findMongod()
 if (source.kind === 'none') {
@@ -54,47 +87,55 @@ if (source.kind === 'none') {
     }
   })
 
-  Wiring('an upgrade that starts on a collection of 200,000 pets without createId_1 becomes ready', async () => {
-    const dbName = throwawayDbName()
-    const uri = await mongod.uri()
-    const client = await new MongoClient(uri).connect()
-    const db = client.db(dbName)
-    try {
-      // The data set of the version before createId_1: its pets, their id counter and the status index.
-      const pets = db.collection<PetDocument>(PETS_COLLECTION)
-      const [total, batch] = [200_000, 10_000]
-      for (let first = 1; first <= total; first += batch) {
-        await pets.insertMany(
-          Array.from({ length: batch }, (_, index) =>
-            toDocument({ id: first + index, name: `pet ${first + index}`, categoryId: 1, status: 'sold' }),
-          ),
-        )
-      }
-      await db.collection<CounterDocument>(COUNTERS_COLLECTION).insertOne({ ...counterFilter, next: total })
-      await pets.createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
-      // The default bound of each round trip, which an index build must not be held to.
-      const store = openMongoStore({ uri: mongodbUri(uri, dbName), dbName, timeoutMs: 2000, writeConcern: { w: 'majority' } })
-      const api = await startApi({ store })
+  Wiring(
+    'an upgrade on 200,000 pets without createId_1 becomes ready once its build ends, however far past the timeout it runs',
+    async () => {
+      const dbName = throwawayDbName()
+      const uri = await mongod.uri()
+      const client = await new MongoClient(uri).connect()
+      const db = client.db(dbName)
       try {
-        await indexesBuilt(store, 600_000)
-        assert.equal(await store.ready()(), E.right(undefined))
-        assert.equal(await indexesOf(client, dbName, PETS_COLLECTION), ['_id_', 'status_1__id_1', 'createId_1'])
-        const headers = { 'idempotency-key': 'upgrade-0001' }
-        const created = await api.request('POST', '/v1/pets', { body: aNewPet(), headers })
-        assert.is(created.status, 201)
-        assert.is((created.body as { id: number }).id, total + 1)
-        const retried = await api.request('POST', '/v1/pets', { body: aNewPet(), headers })
-        assert.equal([retried.status, retried.body], [201, created.body])
-        assert.is(await pets.countDocuments(), total + 1)
+        await legacyDataSet(db, UPGRADED_PETS)
+        // From now on every index build on this server stops in its collection scan until released.
+        const held = await failPoint(client, 'hangAfterStartingIndexBuild')
+        try {
+          const store = openMongoStore({ uri: mongodbUri(uri, dbName), dbName, timeoutMs: TIMEOUT_MS, writeConcern: { w: 'majority' } })
+          const api = await startApi({ store })
+          const create = { body: aNewPet(), headers: { 'idempotency-key': 'upgrade-0001' } }
+          try {
+            const building = async (): Promise<string | undefined> => (await buildsOn(db, 'pets')).createId_1
+            await until(async () => (await building()) !== undefined, 'the store starts building createId_1')
+            const build = await building()
+            // Waiting is what is checked: the build outlasts twice the timeout (a busy machine only
+            // makes the wait longer), still the same build, neither cut at the timeout nor started again.
+            await pause(2 * TIMEOUT_MS)
+            assert.equal(await buildsOn(db, 'pets'), { createId_1: build })
+            // Meanwhile a keyed create is refused, to be sent again.
+            assertError(await api.request('POST', '/v1/pets', create), 503, 'service_unavailable')
+            await held.release()
+            await indexesBuilt(store, 600_000)
+            assert.equal(await store.ready()(), E.right(undefined))
+            assert.equal(await indexesOf(client, dbName, 'pets'), ['_id_', 'status_1__id_1', 'createId_1'])
+            const created = await api.request('POST', '/v1/pets', create)
+            assert.is(created.status, 201)
+            assert.is((created.body as { id: number }).id, UPGRADED_PETS + 1)
+            const retried = await api.request('POST', '/v1/pets', create)
+            assert.equal([retried.status, retried.body], [201, created.body])
+            assert.is(await db.collection('pets').countDocuments(), UPGRADED_PETS + 1)
+          } finally {
+            await api.close()
+            await store.close()
+          }
+        } finally {
+          // Released again (turning it off twice does no harm) when the test failed early: later builds must not hang.
+          await held.release()
+        }
       } finally {
-        await api.close()
-        await store.close()
+        await db.dropDatabase()
+        await client.close()
       }
-    } finally {
-      await db.dropDatabase()
-      await client.close()
-    }
-  })
+    },
+  )
 
   Wiring('decodes and finds what it wrote whatever read and BSON options MONGODB_URI carries', async () => {
     const dbName = throwawayDbName()
