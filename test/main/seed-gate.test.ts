@@ -23,6 +23,15 @@ Gate('Until the seed has settled, the store is not ready and a create is 503 and
   assert.ok(E.isRight(await store.shared.pets.insert(DRAFT)()))
 })
 
+Gate('Until the seed has settled, a create with an Idempotency-Key claims nothing: its key stays free for another body', async () => {
+  const opened = memoryStore()
+  const { store } = seedGate(opened)
+  const refused = await store.shared.idempotency.claim('client:key', 'first body')()
+  assert.equal(refused, E.left({ _tag: 'StoreUnavailable', detail: 'the seed is not applied yet; retrying' }))
+  const claimed = await opened.shared.idempotency.claim('client:key', 'another body')()
+  assert.ok(E.isRight(claimed) && claimed.right.kind === 'claimed', JSON.stringify(claimed))
+})
+
 Gate('A create through the gate keeps its create id: a second insert under it answers the first pet', async () => {
   const { store, open } = seedGate(memoryStore())
   open()
