@@ -1,13 +1,77 @@
+import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
-import type { StoreError } from '../../src/domain/errors.js'
-import { withDeadline } from './deadline.js'
+import { MongoBulkWriteError, MongoError, MongoErrorLabel, MongoNetworkError, MongoServerSelectionError } from 'mongodb'
+import { type StoreError, type StoreFailed, storeFailed, storeUnavailable } from '../../src/domain/errors.js'
 import type { MongoAccess } from './mongo-options.js'
-import { isDuplicateKey, toStoreError } from './store-error.js'
+
+/** A store call that outlived its bound: it passes (503), like any timeout. */
+export class StoreDeadlineError extends Error {
+  override get name(): string {
+    return 'StoreDeadlineError'
+  }
+}
 
 /**
- * One port call of a MongoDB adapter: `work` makes at most `roundTrips` round trips to the
- * database, so it is abandoned after that many times the access's timeout, and any failure becomes
- * a StoreError (503 when it passes, 500 when it does not) whose detail names `operation`.
+ * `work`, abandoned after `deadlineMs`: the driver retries a failed attempt once with fresh timers,
+ * so only a bound on the whole call holds. The work runs on (`maxTimeMS` stops it on the server);
+ * its late outcome is dropped, never an unhandled rejection.
+ */
+export const withDeadline = <A>(deadlineMs: number, work: () => Promise<A>): Promise<A> => {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreDeadlineError(`no answer within ${deadlineMs} ms`)), deadlineMs)
+  })
+  const running = work()
+  running.catch(() => undefined)
+  return Promise.race([running, expired]).finally(() => clearTimeout(timer))
+}
+
+/** Server codes that pass: the driver's retryable-read codes (RETRYABLE_READ_ERROR_CODES in its error.ts), maxTimeMS (50) and wtimeout (64). */
+const PASSING_CODES = new Set([6, 7, 50, 64, 89, 91, 134, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436])
+
+const PASSING_LABELS = [MongoErrorLabel.RetryableWriteError, MongoErrorLabel.TransientTransactionError, MongoErrorLabel.RetryableError]
+
+/** A bulk write wraps a failure that is no write error, keeping it as `errorResponse` (executeCommands in bulk/common.ts). */
+const unwrapped = (error: unknown): unknown =>
+  error instanceof MongoBulkWriteError && error.errorResponse instanceof Error ? error.errorResponse : error
+
+/**
+ * Whether a failure passes by itself (503): the call's deadline; Node's error of a socket or a DNS
+ * look-up (it has a `syscall`); no server to select, whatever the reason; a network error; a pool
+ * that gave no connection in time (its class is not exported); a label or a code that passes.
+ * Anything else, errors that are no MongoError (a bug) included, waits for someone to act (500).
+ */
+export const isTransient = (failure: unknown): boolean => {
+  const error = unwrapped(failure)
+  if (error instanceof StoreDeadlineError) return true
+  if (!(error instanceof MongoError)) return typeof (error as { syscall?: unknown } | null)?.syscall === 'string'
+  return (
+    error instanceof MongoNetworkError ||
+    error instanceof MongoServerSelectionError ||
+    error.name === 'MongoWaitQueueTimeoutError' ||
+    PASSING_LABELS.some((label) => error.hasErrorLabel(label)) ||
+    // Number(): a code decoded with promoteValues=false is a BSON Int32.
+    PASSING_CODES.has(Number(error.code))
+  )
+}
+
+/** One log-ready line: what the service was doing, the error's class and code, and its message. */
+export const describeFailure = (operation: string, failure: unknown): string => {
+  const error = unwrapped(failure)
+  if (!(error instanceof Error)) return `${operation}: Error: ${String(error)}`.slice(0, 500)
+  const { code, codeName } = error as { readonly code?: number | string; readonly codeName?: unknown }
+  const coded = code === undefined ? '' : ` (code ${code}${typeof codeName === 'string' ? ` ${codeName}` : ''})`
+  return `${operation}: ${error.name}${coded}: ${error.message}`.slice(0, 500)
+}
+
+export const toStoreError =
+  (operation: string) =>
+  (error: unknown): StoreError =>
+    (isTransient(error) ? storeUnavailable : storeFailed)(describeFailure(operation, error))
+
+/**
+ * One port call: `work` makes at most `roundTrips` round trips, so it is abandoned after that many
+ * times T, and any failure becomes a StoreError whose detail names `operation`.
  */
 export const mongoCall = <A>(
   access: MongoAccess,
@@ -16,15 +80,5 @@ export const mongoCall = <A>(
   roundTrips = 1,
 ): TE.TaskEither<StoreError, A> => TE.tryCatch(() => withDeadline(roundTrips * access.timeoutMs, work), toStoreError(operation))
 
-/**
- * An upsert that raced another to create the same document meets the unique `_id` and fails with
- * a duplicate key. The server retries such an upsert itself (an equality on `_id`, since 4.2), a
- * bounded number of times (SERVER-60897); this runs it once more for the cases it does not, and
- * then the document exists. A bulk write of upserts fails with the code of its first write error
- * (the driver's bulk/common.ts handleWriteError), so it is run once more the same way.
- */
-export const upsertOnceMore = <A>(upsert: () => Promise<A>): Promise<A> =>
-  upsert().catch((error: unknown) => {
-    if (isDuplicateKey(error)) return upsert()
-    throw error
-  })
+/** A stored document that failed to decode was not written by this service: reading it again gives the same (500). */
+export const fromStored = <A>(result: E.Either<string, A>): TE.TaskEither<StoreFailed, A> => TE.fromEither(E.mapLeft(storeFailed)(result))

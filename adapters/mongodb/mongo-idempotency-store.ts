@@ -1,51 +1,114 @@
 import { randomUUID } from 'node:crypto'
 import * as E from 'fp-ts/Either'
-import { pipe } from 'fp-ts/function'
-import * as T from 'fp-ts/Task'
-import * as TE from 'fp-ts/TaskEither'
-import { type StoreError, storeFailed } from '../../src/domain/errors.js'
+import type { Collection } from 'mongodb'
+import { storeFailed } from '../../src/domain/errors.js'
 import {
   DEFAULT_LEASE_MS,
   DEFAULT_RECORD_TTL_MS,
   type IdempotencyClaim,
   type IdempotencyStore,
 } from '../../src/domain/idempotency-store.js'
-import {
-  claimUpdate,
-  completeUpdate,
-  endLeaseUpdate,
-  createIdFilter,
-  IDEMPOTENCY_COLLECTION,
-  type IdempotencyDocument,
-  inProgressFilter,
-} from './idempotency-queries.js'
-import { fromDocument, toDocument } from './pet-document.js'
-import { mongoCall, upsertOnceMore } from './mongo-call.js'
+import { mongoCall } from './mongo-call.js'
 import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
-import { fromStored } from './store-error.js'
+import type { Pet } from '../../src/domain/pet.js'
+import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
+import { serverTime } from './server-clock.js'
 
-/**
- * The times a MongoDB idempotency store honours. There is no `now`: every time is the server's.
- * `clockOffsetMs` moves the server's clock as the store sees it, for tests only.
- */
-export interface MongoIdempotencyTimes {
-  readonly recordTtlMs?: number
-  readonly leaseMs?: number
-  readonly clockOffsetMs?: () => number
+export const IDEMPOTENCY_COLLECTION = 'idempotency_keys'
+
+export interface IdempotencyDocument {
+  readonly _id: string
+  /** Who holds the claim: only its holder may end its lease. */
+  readonly token: string
+  readonly fingerprint: string
+  /** What the pet is inserted under; kept by a claim that takes over a lapsed one. */
+  readonly createId: string
+  readonly pet?: PetDocument
+  readonly leaseEndsAt: Date
+  /** When the TTL index deletes the record: a record lifetime after its claim, then after its completion. */
+  readonly expiresAt: Date
 }
 
-const held = (record: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>
-  record.pet === undefined
-    ? E.right({ kind: 'in_progress', fingerprint: record.fingerprint })
-    : pipe(
-        fromDocument(record.pet),
-        E.map((pet) => ({ kind: 'completed', fingerprint: record.fingerprint, pet })),
-      )
+/** An ended lease: the epoch, before any clock's now (a member's whose clock is behind, a test's). */
+const ENDED = new Date(0)
+/** A caller's value enters a pipeline only as a literal: a pet named `$$NOW` stays a name. */
+const literal = (value: string) => ({ $literal: value })
+const isMissing = (field: string) => ({ $eq: [{ $type: field }, 'missing'] })
+
+/** A claim in progress, within its lifetime, whose lease ran out or was ended. */
+const isLapsed = (offsetMs: number) => ({
+  $and: [isMissing('$pet'), { $gt: ['$expiresAt', serverTime(offsetMs)] }, { $lte: ['$leaseEndsAt', serverTime(offsetMs)] }],
+})
 
 /**
- * The IdempotencyStore port over a MongoDB collection keyed by scope. A claim is one atomic
- * findOneAndUpdate (see claimUpdate): one round trip to the primary, and no read that could lag.
+ * Whether a claim takes the record: there is none, its lifetime passed, or its lease lapsed and the
+ * body is the same (another body's pet may be stored under its create id: a mismatch); never when
+ * the record carries the claim's own token, that is, this claim, applied already.
  */
+const takes = (offsetMs: number, fingerprint: string, token: string) => ({
+  $and: [
+    { $ne: ['$token', literal(token)] },
+    {
+      $or: [
+        isMissing('$expiresAt'),
+        { $lte: ['$expiresAt', serverTime(offsetMs)] },
+        { $and: [isLapsed(offsetMs), { $eq: ['$fingerprint', literal(fingerprint)] }] },
+      ],
+    },
+  ],
+})
+
+interface ClaimTimes {
+  readonly leaseMs: number
+  readonly recordTtlMs: number
+  readonly offsetMs: number
+}
+
+/**
+ * Claims a scope for `token` in one atomic upserted update, every field decided from the record as
+ * it was: a record it takes becomes a claim for `leaseMs`, kept a record lifetime, with the create id
+ * of the lapsed claim it takes over or else `createId`; any other stays as it is. `withdrawn`: the
+ * same update once the claim's call failed, its lease ended whether the claim landed already or
+ * lands later (finding its own token, it then takes nothing).
+ */
+export const claimUpdate = (token: string, fingerprint: string, createId: string, times: ClaimTimes, withdrawn = false) => {
+  const { leaseMs, recordTtlMs, offsetMs } = times
+  const taken = takes(offsetMs, fingerprint, token)
+  const fresh = (value: unknown, field: string) => ({ $cond: [taken, value, field] })
+  const ended = { $cond: [{ $or: [taken, { $eq: ['$token', literal(token)] }] }, ENDED, '$leaseEndsAt'] }
+  const keptId = { $cond: [isLapsed(offsetMs), { $ifNull: ['$createId', literal(createId)] }, literal(createId)] }
+  return [
+    {
+      $set: {
+        token: fresh(literal(token), '$token'),
+        fingerprint: fresh(literal(fingerprint), '$fingerprint'),
+        createId: fresh(keptId, '$createId'),
+        pet: fresh('$$REMOVE', '$pet'),
+        leaseEndsAt: withdrawn ? ended : fresh(serverTime(offsetMs, leaseMs), '$leaseEndsAt'),
+        expiresAt: fresh(serverTime(offsetMs, recordTtlMs), '$expiresAt'),
+      },
+    },
+  ]
+}
+
+/** Records the created pet, answered for `recordTtlMs` from now. */
+export const completeUpdate = (fingerprint: string, pet: PetDocument, recordTtlMs: number, offsetMs: number) => [
+  { $set: { fingerprint: literal(fingerprint), pet: { $literal: pet }, expiresAt: serverTime(offsetMs, recordTtlMs) } },
+]
+
+/** The claim while `token` holds it in progress; ending its lease keeps its fingerprint and create id for the same body. */
+export const inProgressFilter = (scope: string, token: string) => ({ _id: scope, token, pet: { $exists: false } })
+export const endLeaseUpdate = { $set: { leaseEndsAt: ENDED } }
+
+const held = ({ fingerprint, pet }: IdempotencyDocument): E.Either<string, IdempotencyClaim> =>
+  pet === undefined
+    ? E.right({ kind: 'in_progress', fingerprint })
+    : E.map((stored: Pet) => ({ kind: 'completed', fingerprint, pet: stored }) as const)(fromDocument(pet))
+
+/** The times a MongoDB idempotency store honours, all the server's; `clockOffsetMs` moves its clock, for tests only. */
+export type MongoIdempotencyTimes = Partial<Omit<ClaimTimes, 'offsetMs'>> & { readonly clockOffsetMs?: () => number }
+
+/** The IdempotencyStore port over a MongoDB collection keyed by scope: a claim is one upserted findOneAndUpdate. */
 export const mongoIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
@@ -54,72 +117,44 @@ export const mongoIdempotencyStore = ({
 }: MongoAdapterOptions & MongoIdempotencyTimes): IdempotencyStore => {
   const access = accessOf(options)
   const bound = serverBound(access.timeoutMs)
-  const records = () => collectionIn<IdempotencyDocument>(access, IDEMPOTENCY_COLLECTION)
-
-  const claim = async (scope: string, fingerprint: string, token: string): Promise<E.Either<string, IdempotencyClaim>> => {
-    const claims = await records()
-    const record = await upsertOnceMore(() =>
-      claims.findOneAndUpdate(
-        { _id: scope },
-        claimUpdate(token, fingerprint, randomUUID(), { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }),
-        { ...bound, upsert: true, returnDocument: 'after' },
-      ),
-    )
-    if (record === null) throw new Error('the claimed record was not returned')
-    return record.token === token ? E.right({ kind: 'claimed', token, createId: record.createId }) : held(record)
-  }
-
-  const endLease = (scope: string, token: string): TE.TaskEither<StoreError, void> =>
-    mongoCall(access, 'end idempotency lease', async () => {
-      await (await records()).updateOne(inProgressFilter(scope, token), endLeaseUpdate, bound)
-    })
-
-  /**
-   * A failed claim may have been applied all the same: its answer lost, or the driver's retry
-   * failing after a first attempt that was applied (findAndModify is a retryable write, driver
-   * src/operations/find_and_modify.ts; execute_operation.ts answers the retry's error). Only this
-   * adapter knows the token, so it ends that lease, best effort, lest the client's retries get 409
-   * for a lease; a claim that lands after the call gave up keeps its lease until it runs out.
-   */
-  const claimAs = (scope: string, fingerprint: string, token: string) =>
-    pipe(
-      mongoCall(access, 'claim idempotency key', () => claim(scope, fingerprint, token), 2),
-      TE.orElseW((error) =>
-        pipe(
-          endLease(scope, token),
-          T.map(() => E.left(error)),
-        ),
-      ),
-    )
-
+  const update = (fingerprint: string, token: string, withdrawn = false) =>
+    claimUpdate(token, fingerprint, randomUUID(), { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }, withdrawn)
+  const call = <A>(operation: string, work: (records: Collection<IdempotencyDocument>) => Promise<A>, roundTrips = 1) =>
+    mongoCall(access, operation, async () => work(await collectionIn<IdempotencyDocument>(access, IDEMPOTENCY_COLLECTION)), roundTrips)()
+  const expired = (id: number) =>
+    `complete idempotency key: the record expired before pet ${id} was recorded; the key does not answer with this pet`
   return {
-    // A token of its own each time the claim runs.
-    claim: (scope, fingerprint) =>
-      pipe(
-        TE.fromIO(randomUUID),
-        TE.flatMap((token) => claimAs(scope, fingerprint, token)),
-        TE.flatMap(fromStored),
+    claim: (scope, fingerprint) => async () => {
+      const [token, options] = [randomUUID(), { ...bound, upsert: true, returnDocument: 'after' } as const]
+      const claimed = await call(
+        'claim idempotency key',
+        (records) => records.findOneAndUpdate({ _id: scope }, update(fingerprint, token), options),
+        2,
+      )
+      if (E.isRight(claimed)) {
+        const record = claimed.right
+        if (record === null) return E.left(storeFailed('claim idempotency key: the claimed record was not returned'))
+        return record.token === token
+          ? E.right({ kind: 'claimed', token, createId: record.createId })
+          : E.mapLeft(storeFailed)(held(record))
+      }
+      // Applied maybe, or yet to land (its answer lost, an attempt still on its way: the driver
+      // retries a findAndModify once). Only this adapter knows the token: it withdraws the claim,
+      // best effort, lest the client's retry get 409 for a lease.
+      await call('withdraw idempotency claim', (records) =>
+        records.updateOne({ _id: scope }, update(fingerprint, token, true), { ...bound, upsert: true }),
+      )
+      return claimed
+    },
+    // For the claim's create id, whoever holds the claim now.
+    complete: (scope, createId, fingerprint, pet) => async () => {
+      const completion = completeUpdate(fingerprint, toDocument(pet), recordTtlMs, clockOffsetMs())
+      const result = await call('complete idempotency key', (records) => records.updateOne({ _id: scope, createId }, completion, bound))
+      return E.isRight(result) && result.right.matchedCount !== 1 ? E.left(storeFailed(expired(pet.id))) : E.map(() => undefined)(result)
+    },
+    endLease: (scope, token) => async () =>
+      E.map(() => undefined)(
+        await call('end idempotency lease', (records) => records.updateOne(inProgressFilter(scope, token), endLeaseUpdate, bound)),
       ),
-    complete: (scope, createId, fingerprint, pet) =>
-      pipe(
-        mongoCall(access, 'complete idempotency key', async () =>
-          (await records()).updateOne(
-            createIdFilter(scope, createId),
-            completeUpdate(fingerprint, toDocument(pet), recordTtlMs, clockOffsetMs()),
-            bound,
-          ),
-        ),
-        TE.flatMap((result) =>
-          result.matchedCount === 1
-            ? TE.right(undefined)
-            : TE.left(
-                storeFailed(
-                  `complete idempotency key: the record expired before pet ${pet.id} was recorded; ` +
-                    'the key does not answer with this pet',
-                ),
-              ),
-        ),
-      ),
-    endLease,
   }
 }

@@ -2,22 +2,13 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
 import * as TE from 'fp-ts/TaskEither'
+import { MongoServerError } from 'mongodb'
 import type { Pet, PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
-import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
-import {
-  byIdFilter,
-  COUNTERS_COLLECTION,
-  counterFilter,
-  counterUpdate,
-  ID_ORDER,
-  listFilter,
-  PET_PROJECTION,
-  PETS_COLLECTION,
-} from './pet-queries.js'
-import { mongoCall } from './mongo-call.js'
+import { fromStored, mongoCall } from './mongo-call.js'
 import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
-import { fromStored, isDuplicateKey } from './store-error.js'
+import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
+import { COUNTERS_COLLECTION, counterFilter, listFilter, PET_PROJECTION, PETS_COLLECTION } from './pet-queries.js'
 
 export interface CounterDocument {
   readonly _id: string
@@ -27,43 +18,28 @@ export interface CounterDocument {
   readonly seeding?: true
 }
 
-/** Where a data set's pets and id counter live. */
-export interface PetCollections {
-  readonly pets: string
-  readonly counters: string
-}
-
-export const SHARED_PET_COLLECTIONS: PetCollections = { pets: PETS_COLLECTION, counters: COUNTERS_COLLECTION }
-
-/**
- * The PetRepository port over a MongoDB database. Ids come from one counter document advanced
- * atomically ($inc in findOneAndUpdate, upserted), so instances sharing the database never hand out
- * the same id.
- */
+/** The PetRepository port over a MongoDB database; ids come from one counter document (ADR 1001). */
 export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository => {
   const access = accessOf(options)
   const bound = serverBound(access.timeoutMs)
+  const pets = () => collectionIn<PetDocument>(access, PETS_COLLECTION)
 
-  /**
-   * The id is taken, then the pet stored: two awaits. Another create (of any instance, this one
-   * included) can take the next id and store its pet in between, and a list then can page past
-   * this id before this pet is stored: a walk can miss a pet created during it. Pets that existed
-   * when the walk began are each seen once. Under a create id that a pet holds already, the insert
-   * meets CREATE_ID_INDEX and that pet is answered (the id just taken stays unused). A failed
-   * insert may have stored its pet all the same; the create id, not this call, makes its retry safe.
-   */
+  /** The id is taken, then the pet stored; under a create id a pet holds already, the insert meets createId_1 (E11000) and that pet is answered. */
   const insert = async (draft: PetDraft, createId: string | undefined): Promise<E.Either<string, Pet>> => {
     const counters = await collectionIn<CounterDocument>(access, COUNTERS_COLLECTION)
-    const counter = await counters.findOneAndUpdate(counterFilter, counterUpdate(1), { ...bound, upsert: true, returnDocument: 'after' })
+    const counter = await counters.findOneAndUpdate(
+      counterFilter,
+      { $inc: { next: 1 } },
+      { ...bound, upsert: true, returnDocument: 'after' },
+    )
     if (counter === null) throw new Error('the id counter was not returned')
     const pet: Pet = { id: counter.next, ...draft }
-    const pets = await collectionIn<PetDocument>(access, PETS_COLLECTION)
     try {
-      await pets.insertOne({ ...toDocument(pet), ...(createId === undefined ? {} : { createId }) }, bound)
+      await (await pets()).insertOne({ ...toDocument(pet), ...(createId === undefined ? {} : { createId }) }, bound)
       return E.right(pet)
     } catch (error) {
-      const earlier =
-        createId !== undefined && isDuplicateKey(error) ? await pets.findOne({ createId }, { ...bound, projection: PET_PROJECTION }) : null
+      const duplicate = createId !== undefined && error instanceof MongoServerError && Number(error.code) === 11000
+      const earlier = duplicate ? await (await pets()).findOne({ createId }, { ...bound, projection: PET_PROJECTION }) : null
       if (earlier !== null) return fromDocument(earlier)
       throw error
     }
@@ -77,17 +53,15 @@ export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository 
       ),
     findById: (id) =>
       pipe(
-        mongoCall(access, 'find pet', async () =>
-          (await collectionIn<PetDocument>(access, PETS_COLLECTION)).findOne(byIdFilter(id), { ...bound, projection: PET_PROJECTION }),
-        ),
+        mongoCall(access, 'find pet', async () => (await pets()).findOne({ _id: id }, { ...bound, projection: PET_PROJECTION })),
         TE.flatMap((document) => (document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)))),
       ),
     list: (query) =>
       pipe(
         mongoCall(access, 'list pets', async () =>
-          (await collectionIn<PetDocument>(access, PETS_COLLECTION))
+          (await pets())
             .find(listFilter(query), { ...bound, projection: PET_PROJECTION })
-            .sort(ID_ORDER)
+            .sort({ _id: 1 })
             .limit(query.limit)
             .toArray(),
         ),

@@ -3,27 +3,18 @@ import { pipe } from 'fp-ts/function'
 import { describeErrors } from '../../src/domain/codec.js'
 import { Pet } from '../../src/domain/pet.js'
 
-/** How a pet is stored: its numeric id is the document's `_id`, so the primary index serves get and pages. */
+/** How a pet is stored: its id is the document's `_id`, so the primary index serves get and pages; `createId` is never read back. */
 export interface PetDocument {
   readonly _id: number
   readonly name: string
   readonly categoryId: number
   readonly status: Pet['status']
-  /** The create id it was inserted under (see PetRepository.insert); never read back into a pet. */
   readonly createId?: string
 }
 
-export const toDocument = (pet: Pet): PetDocument => ({
-  _id: pet.id,
-  name: pet.name,
-  categoryId: pet.categoryId,
-  status: pet.status,
-})
+export const toDocument = (pet: Pet): PetDocument => ({ _id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status })
 
-/**
- * Reads a stored document back through the Pet codec, so that nothing of BSON (ObjectId, Long,
- * extra fields) can reach a client, and a document that is not a pet is reported instead of served.
- */
+/** A stored document read back through the Pet codec: nothing of BSON reaches a client, and a document that is no pet is reported. */
 export const fromDocument = (document: unknown): E.Either<string, Pet> => {
   const fields = (typeof document === 'object' && document !== null ? document : {}) as Record<string, unknown>
   return pipe(

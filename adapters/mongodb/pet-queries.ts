@@ -1,9 +1,8 @@
-import type { PetId } from '../../src/domain/pet.js'
 import type { PetListQuery } from '../../src/domain/pet-repository.js'
 
 /**
- * Every document sent to MongoDB is built here, from validated domain values only: a number id, a
- * PetStatus, a limit. Nothing from a request reaches a query as it came, so no operator can be smuggled in.
+ * Every document sent to MongoDB is built here and in the other queries files, from validated
+ * domain values only, so that no operator from a request can reach a query (ADR 1007).
  */
 
 export const PETS_COLLECTION = 'pets'
@@ -20,30 +19,16 @@ export const CREATE_ID_INDEX = {
   partialFilterExpression: { createId: { $exists: true } },
 } as const
 
-export const ID_ORDER = { _id: 1 } as const
-
 export const PET_PROJECTION = { _id: 1, name: 1, categoryId: 1, status: 1 } as const
 
-export const byIdFilter = (id: PetId): { _id: number } => ({ _id: id })
-
-/** Keyset paging: ids above `after`, optionally one status; never `skip`. */
+/** Keyset paging: ids above `after`, optionally one status, in id order; never `skip`. */
 export const listFilter = (query: PetListQuery) => ({
   ...(query.status === undefined ? {} : { status: query.status }),
   ...(query.after === undefined ? {} : { _id: { $gt: query.after } }),
 })
 
-/** The counter document that hands out pet ids. */
+/** The counter document that hands out pet ids, advanced by `$inc` (ADR 1001). */
 export const counterFilter = { _id: 'pets' } as const
 
-/**
- * Ends a seed of `count` pets: lifts the `seeding` mark, and raises `next` to at least `count`, so
- * that a seed resumed with a larger file than the one that set the mark (pets 1..count now exist)
- * never hands out an id it holds.
- */
-export const seedDoneUpdate = (count: number): { $unset: { seeding: '' }; $max: { next: number } } => ({
-  $unset: { seeding: '' },
-  $max: { next: count },
-})
-
-/** Advances the counter by `count` ids; the upsert creates it on first use. */
-export const counterUpdate = (count: number): { $inc: { next: number } } => ({ $inc: { next: count } })
+/** Ends a seed of `count` pets: lifts its mark, and raises `next` to at least `count` (a seed resumed with a larger file). */
+export const seedDoneUpdate = (count: number) => ({ $unset: { seeding: '' }, $max: { next: count } }) as const

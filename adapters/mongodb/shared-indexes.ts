@@ -1,79 +1,91 @@
 import { setTimeout as pause } from 'node:timers/promises'
-import type { Db } from 'mongodb'
+import { type IndexDescription, MongoServerError } from 'mongodb'
 import { type StoreError, storeUnavailable } from '../../src/domain/errors.js'
-import { IDEMPOTENCY_COLLECTION } from './idempotency-queries.js'
-import { INDEX_BUILD } from './mongo-options.js'
+import type { StoreLog } from '../../src/wiring/store.js'
+import { describeFailure, isTransient, toStoreError, withDeadline } from './mongo-call.js'
+import { IDEMPOTENCY_COLLECTION } from './mongo-idempotency-store.js'
+import { collectionIn, type MongoAccess, serverBound } from './mongo-options.js'
+import { RATE_LIMITS_COLLECTION } from './mongo-rate-limit-counter.js'
 import { CREATE_ID_INDEX, PETS_COLLECTION, STATUS_INDEX } from './pet-queries.js'
-import { RATE_LIMITS_COLLECTION } from './rate-limit-queries.js'
-import { toStoreError } from './store-error.js'
 
-/**
- * Creates every index of the shared collections, each without a time limit (see INDEX_BUILD). On
- * `pets`, lists by status and one pet per create id; on the others a TTL index, by which MongoDB
- * deletes a document once its `expiresAt` has passed (its TTL monitor runs about every minute).
- */
-export const ensureSharedIndexes = async (db: Db): Promise<void> => {
-  const pets = db.collection(PETS_COLLECTION, INDEX_BUILD)
-  await pets.createIndex(STATUS_INDEX.key, { name: STATUS_INDEX.name })
-  const { key, ...createId } = CREATE_ID_INDEX
-  await pets.createIndex(key, createId)
-  for (const collection of [IDEMPOTENCY_COLLECTION, RATE_LIMITS_COLLECTION]) {
-    await db.collection(collection, INDEX_BUILD).createIndex({ expiresAt: 1 }, { name: 'expiresAt_ttl', expireAfterSeconds: 0 })
+/** MongoDB deletes a document once its `expiresAt` has passed (its TTL monitor runs about every minute). */
+const TTL_INDEX = { key: { expiresAt: 1 }, name: 'expiresAt_ttl', expireAfterSeconds: 0 } as const
+
+const SHARED_INDEXES: ReadonlyArray<readonly [string, ReadonlyArray<IndexDescription & { readonly name: string }>]> = [
+  [PETS_COLLECTION, [STATUS_INDEX, CREATE_ID_INDEX]],
+  [IDEMPOTENCY_COLLECTION, [TTL_INDEX]],
+  [RATE_LIMITS_COLLECTION, [TTL_INDEX]],
+]
+
+/** The names of a collection's indexes; none before it exists (listIndexes then answers NamespaceNotFound, 26). */
+const indexNames = async (access: MongoAccess, collection: string): Promise<ReadonlyArray<unknown>> => {
+  try {
+    const indexes = await (await collectionIn(access, collection)).listIndexes(serverBound(access.timeoutMs)).toArray()
+    return indexes.map((index: { readonly name?: unknown }) => index.name)
+  } catch (error) {
+    if (error instanceof MongoServerError && Number(error.code) === 26) return []
+    throw error
   }
 }
 
-/** The pause after `failures` failed builds in a row: doubling from 250 ms, at most 10 s. */
-export const retryDelayMs = (failures: number): number => Math.min(250 * 2 ** (failures - 1), 10_000)
-
-const NOT_BUILT = 'the indexes are not built yet, and creates wait for them (createId_1 makes a retried create exactly-once)'
-
-export interface SharedIndexes {
-  /** Whether every index exists, built by this start. */
-  readonly built: () => boolean
-  /**
-   * Why what needs the indexes is refused meanwhile: 503 while they are being built or the last
-   * attempt failed for a while, 500 when it failed for a reason someone must fix (see store-error.ts).
-   */
-  readonly refusal: () => StoreError
-  /** Settles when the builds end: every index built, or stopped first. Never rejects. */
-  readonly finished: Promise<void>
-  /** Stops the builds, at close: no attempt starts after it, and the pause between attempts ends, its timer cleared. */
-  readonly stop: () => void
+/**
+ * Builds the missing indexes of the shared collections, calling `exists` with each index once it
+ * exists. One that exists is never built again: createIndexes of existing indexes still waits for
+ * the write concern (create_indexes.cpp). A build has no time limit (createIndexes in the driver's
+ * collection.ts drops `maxTimeMS`; the server would abort the build past it); its write concern is
+ * the store's, its wait bounded by T (collectionIn).
+ */
+export const ensureSharedIndexes = async (access: MongoAccess, exists: (index: string) => void = () => undefined): Promise<void> => {
+  for (const [collection, indexes] of SHARED_INDEXES) {
+    const names = await withDeadline(access.timeoutMs, () => indexNames(access, collection))
+    const missing = indexes.filter(({ name }) => !names.includes(name))
+    for (const { name } of indexes) if (names.includes(name)) exists(`${collection}.${name}`)
+    if (missing.length > 0) await (await collectionIn(access, collection)).createIndexes([...missing])
+    for (const { name } of missing) exists(`${collection}.${name}`)
+  }
 }
 
 /**
- * Builds every index once per start, in the background: an attempt with no time limit, retried
- * after a capped pause until it succeeds or `stop` is called. A failed attempt is tried again in
- * full: createIndex of an index that exists returns at once, and one whose build is running on the
- * server (another instance's, or an earlier attempt's) waits for that build (mongodb/mongo jstests/
- * noPassthroughWithMongod/create_indexes_waits_for_already_in_progress.js). An attempt running at
- * `stop` ends when its client closes (the driver interrupts the connections in use:
- * closeCheckedOutConnections in mongo_client.ts).
+ * Builds the missing indexes in the background, once per start: an attempt, then after a failed one
+ * a pause doubling from 250 ms to 10 s, until every index exists or `stop` ends the pause. Each
+ * failed attempt is logged, and each slow one (past 3T: a build on a replica set waits for its
+ * members). An attempt running at `stop` ends when the client closes (closeCheckedOutConnections in
+ * the driver's mongo_client.ts). `finished` never rejects.
  */
-export const buildSharedIndexes = (database: () => Promise<Db>): SharedIndexes => {
+export const buildSharedIndexes = (access: MongoAccess, log: StoreLog) => {
   const stopping = new AbortController()
-  let built = false
+  const built = new Set<string>()
   let lastFailure: unknown
+  const slowMs = 3 * access.timeoutMs
   const run = async (): Promise<void> => {
-    let failures = 0
-    while (!stopping.signal.aborted) {
+    for (let failures = 0; !stopping.signal.aborted; failures += 1) {
+      const slow = setTimeout(() => log('warn', `building the indexes: no answer after ${slowMs} ms; still waiting`), slowMs)
       try {
-        await ensureSharedIndexes(await database())
-        built = true
-        return
+        return await ensureSharedIndexes(access, (index) => built.add(index))
       } catch (error) {
         lastFailure = error
-        failures += 1
-        await pause(retryDelayMs(failures), undefined, { signal: stopping.signal }).catch(() => undefined)
+      } finally {
+        clearTimeout(slow)
       }
+      if (stopping.signal.aborted) return
+      const delayMs = Math.min(250 * 2 ** failures, 10_000)
+      log(
+        isTransient(lastFailure) ? 'warn' : 'error',
+        `${describeFailure('building the indexes', lastFailure)}; trying again in ${delayMs} ms`,
+      )
+      await pause(delayMs, undefined, { signal: stopping.signal }).catch(() => undefined)
     }
   }
+  /** Why what needs `index` is refused: 503 while it is built or its last attempt failed for a while, 500 when someone must act. */
+  const waitingFor = (index: string, reason: string) => (): StoreError | undefined => {
+    if (built.has(index)) return undefined
+    return lastFailure === undefined
+      ? storeUnavailable(`${reason} ${index}, being built`)
+      : toStoreError(`${reason} ${index}; its last build failed`)(lastFailure)
+  }
   return {
-    built: () => built,
-    refusal: () =>
-      lastFailure === undefined
-        ? storeUnavailable(`${NOT_BUILT}: the first build is running`)
-        : toStoreError(`${NOT_BUILT}; the last attempt failed`)(lastFailure),
+    createsWait: waitingFor(`${PETS_COLLECTION}.${CREATE_ID_INDEX.name}`, 'creates wait for the index'),
+    readsWait: waitingFor(`${PETS_COLLECTION}.${STATUS_INDEX.name}`, 'not ready: lists by status wait for the index'),
     finished: run(),
     stop: () => stopping.abort(),
   }

@@ -5,14 +5,13 @@ import type { DataSets } from './data-sets.js'
 import type { StorePorts } from './store-ports.js'
 
 /**
- * What seeding the shared data set found: empty (now seeded by this call), a seed another start
- * began (an instance racing this one, or one that stopped mid-seed: now finished), or holding pets
- * (left alone).
+ * What seeding the shared data set found: empty or seeded in part (by this start, one racing it, or
+ * one that stopped mid-seed), now seeded; or holding pets, left alone.
  */
-export type SeedOutcome =
-  | { readonly kind: 'seeded'; readonly count: number }
-  | { readonly kind: 'finished'; readonly count: number }
-  | { readonly kind: 'not-empty' }
+export type SeedOutcome = { readonly kind: 'seeded'; readonly count: number } | { readonly kind: 'not-empty' }
+
+/** Where a store reports what it does in the background (its index builds on MongoDB): the service's log. */
+export type StoreLog = (level: 'info' | 'warn' | 'error', message: string) => void
 
 /**
  * The storage port as a whole, what each storage adapter (memory, MongoDB) provides and the

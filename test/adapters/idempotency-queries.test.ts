@@ -1,12 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import {
-  claimUpdate,
-  completeUpdate,
-  createIdFilter,
-  endLeaseUpdate,
-  inProgressFilter,
-} from '../../adapters/mongodb/idempotency-queries.js'
+import { claimUpdate, completeUpdate, endLeaseUpdate, inProgressFilter } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { serverTime } from '../../adapters/mongodb/server-clock.js'
 import { applyPipeline } from '../support/pipeline-evaluator.js'
@@ -70,27 +64,19 @@ Queries('a claim with another body leaves a lapsed claim as it is', () => {
   assert.equal(claim(lapsed, 't2', 'f2', at(LEASE_MS)), lapsed)
 })
 
-Queries('a claim in progress written before leases had their own field holds until its lease, then gets a new create id', () => {
-  // Then `expiresAt` was the lease's end, and there was no create id.
-  const older = { _id: 'client:key', token: 't1', fingerprint: 'f1', expiresAt: at(LEASE_MS) }
-  assert.equal(claim(older, 't2', 'f1', at(LEASE_MS - 1)), older)
-  assert.equal(claim(older, 't2', 'f1', at(LEASE_MS)), inProgress('t2', 'f1', LEASE_MS))
-})
-
 Queries('a claim takes over a record past its lifetime by the server’s clock, dropping its pet and its create id', () => {
   const expired = { ...inProgress('t1', 'f1', 0), pet: PET, expiresAt: at(TTL_MS) }
   assert.equal(claim(expired, 't3', 'f3', at(TTL_MS + 1)), inProgress('t3', 'f3', TTL_MS + 1))
   assert.equal(claim(inProgress('t1', 'f1', 0), 't4', 'f1', at(TTL_MS)), inProgress('t4', 'f1', TTL_MS))
 })
 
-Queries('completing records the pet for its lifetime from the server’s now, for the claim’s create id', () => {
+Queries('completing records the pet for its lifetime from the server’s now', () => {
   const held = inProgress('t1', 'f1', 0)
   assert.equal(applyPipeline(held, 'client:key', completeUpdate('f1', PET, TTL_MS, 0), at(5)), {
     ...held,
     pet: PET,
     expiresAt: at(5 + TTL_MS),
   })
-  assert.equal(createIdFilter('client:key', 'c1'), { _id: 'client:key', createId: 'c1' })
 })
 
 Queries('ending a lease touches only the holder’s claim in progress, and dates the lease before any server’s now', () => {
@@ -106,6 +92,32 @@ Queries('a claim with the same body takes over at once a claim whose lease was e
 Queries('a claim with another body leaves a claim whose lease was ended as it is', () => {
   const ended = { ...inProgress('t1', 'f1', 0), ...endLeaseUpdate.$set }
   assert.equal(claim(ended, 't2', 'f2', at(1)), ended)
+})
+
+const withdraw = (record: Record<string, unknown> | undefined, token: string, fingerprint: string, serverNow: Date) =>
+  applyPipeline(record, 'client:key', claimUpdate(token, fingerprint, `id-${token}`, TIMES, true), serverNow)
+
+Queries('a claim that finds its own token takes nothing: it was applied already, and keeps its lease as it is', () => {
+  const mine = inProgress('t1', 'f1', 0)
+  assert.equal(claim(mine, 't1', 'f1', at(LEASE_MS + 1)), mine)
+})
+
+Queries('withdrawing a claim that landed ends its lease, keeping its body and create id', () => {
+  assert.equal(withdraw(inProgress('t1', 'f1', 0), 't1', 'f1', at(1)), { ...inProgress('t1', 'f1', 0), leaseEndsAt: new Date(0) })
+})
+
+Queries('withdrawing a claim that has not landed writes it with its lease ended; when it lands it takes nothing', () => {
+  const withdrawn = withdraw(undefined, 't1', 'f1', at(1))
+  assert.equal(withdrawn, { ...inProgress('t1', 'f1', 1), leaseEndsAt: new Date(0) })
+  assert.equal(claim(withdrawn, 't1', 'f1', at(2)), withdrawn)
+  assert.equal(claim(withdrawn, 't2', 'f1', at(3)), { ...inProgress('t2', 'f1', 3), createId: 'id-t1' })
+})
+
+Queries('withdrawing leaves another claim, live or completed, as it is', () => {
+  const live = inProgress('t1', 'f1', 0)
+  assert.equal(withdraw(live, 't2', 'f1', at(1)), live)
+  const completed = { ...live, pet: PET }
+  assert.equal(withdraw(completed, 't2', 'f1', at(LEASE_MS + 1)), completed)
 })
 
 Queries('values from a request stay values: a pet named like an expression is stored as named', () => {

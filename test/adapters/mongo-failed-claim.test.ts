@@ -1,72 +1,70 @@
-import { type Db, MongoNetworkError } from 'mongodb'
+import * as E from 'fp-ts/Either'
+import { MongoNetworkError } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { inProgressFilter } from '../../adapters/mongodb/idempotency-queries.js'
 import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
-import { applyPipeline } from '../support/pipeline-evaluator.js'
+import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
+import { standInDb } from '../support/stand-in-db.js'
 
-interface Update {
-  readonly filter: unknown
-  readonly update: unknown
-}
+const LOST = { _tag: 'StoreUnavailable', detail: 'claim idempotency key: MongoNetworkError: connection reset' } as const
 
-/**
- * A database that applies every claim and loses its answer (the connection drops on the way back),
- * and records every updateOne, failing it too when `updateFails`. Only what the claim path calls.
- */
-const answerLostDatabase = (updateFails: boolean) => {
-  const claimed: Array<Record<string, unknown>> = []
-  const updates: Update[] = []
-  const records = {
-    findOneAndUpdate: async (filter: { _id: string }, pipeline: ReadonlyArray<Record<string, unknown>>) => {
-      claimed.push(applyPipeline(undefined, filter._id, pipeline, new Date('2026-03-01T12:00:00Z')))
-      throw new MongoNetworkError('connection reset')
-    },
-    updateOne: async (filter: unknown, update: unknown) => {
-      updates.push({ filter, update })
-      if (updateFails) throw new MongoNetworkError('connection refused')
-      return { matchedCount: 1 }
-    },
-  }
-  const db = { collection: () => records } as unknown as Db
-  return { db, claimed, updates }
-}
+const FailedClaim = suite('MongoDB idempotency: a claim whose call failed holds its key for nobody')
 
-const FailedClaim = suite('MongoDB idempotency: a claim whose answer was lost')
-
-FailedClaim('a claim whose answer was lost ends the lease of the claim it may have made, and answers its failure', async () => {
-  const { db, claimed, updates } = answerLostDatabase(false)
-  const result = await mongoIdempotencyStore({ database: async () => db }).claim('client:key', 'f1')()
-  assert.equal(result, {
-    _tag: 'Left',
-    left: { _tag: 'StoreUnavailable', detail: 'claim idempotency key: MongoNetworkError: connection reset' },
-  })
-  assert.is(claimed.length, 1)
-  const token = claimed[0]?.token
-  assert.type(token, 'string')
-  assert.equal(
-    updates.map(({ filter }) => filter),
-    [inProgressFilter('client:key', String(token))],
-  )
+FailedClaim('a claim whose answer was lost is withdrawn: the same body takes the key over at once, with its create id', async () => {
+  const standIn = standInDb()
+  standIn.fail('findOneAndUpdate', new MongoNetworkError('connection reset'), 'lose')
+  const store = mongoIdempotencyStore({ database: standIn.database })
+  assert.equal(await store.claim('client:key', 'f1')(), E.left(LOST))
+  const [lost] = standIn.documents('idempotency_keys')
+  const retry = await store.claim('client:key', 'f1')()
+  assert.ok(E.isRight(retry) && retry.right.kind === 'claimed' && retry.right.createId === lost?.createId, JSON.stringify(retry))
+  assert.equal(await store.claim('client:key', 'f2')(), E.right({ kind: 'in_progress', fingerprint: 'f1' }))
 })
 
-FailedClaim('when ending that lease fails too, the claim’s own failure is answered', async () => {
-  const { db, updates } = answerLostDatabase(true)
-  const result = await mongoIdempotencyStore({ database: async () => db }).claim('client:key', 'f1')()
-  assert.equal(result, {
-    _tag: 'Left',
-    left: { _tag: 'StoreUnavailable', detail: 'claim idempotency key: MongoNetworkError: connection reset' },
-  })
-  assert.is(updates.length, 1)
+FailedClaim(
+  'a claim that lands after its call gave up, and after its withdrawal, takes nothing: the same body takes the key at once',
+  async () => {
+    const standIn = standInDb()
+    const land = standIn.hold('findOneAndUpdate')
+    // T of 1 ms: the claim's call gives up after 2 ms, while the stand-in holds its attempt.
+    const store = mongoIdempotencyStore({ database: standIn.database, timeoutMs: 1 })
+    assert.equal(
+      await store.claim('client:key', 'f1')(),
+      E.left({ _tag: 'StoreUnavailable', detail: 'claim idempotency key: StoreDeadlineError: no answer within 2 ms' }),
+    )
+    land()
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(standIn.documents('idempotency_keys')[0]?.leaseEndsAt, new Date(0), 'the late claim found its withdrawal')
+    const retry = await mongoIdempotencyStore({ database: standIn.database }).claim('client:key', 'f1')()
+    assert.ok(E.isRight(retry) && retry.right.kind === 'claimed', JSON.stringify(retry))
+  },
+)
+
+FailedClaim('when the withdrawal fails too, the claim’s own failure is answered', async () => {
+  const standIn = standInDb()
+  standIn.fail('findOneAndUpdate', new MongoNetworkError('connection reset'), 'lose')
+  standIn.fail('updateOne', new MongoNetworkError('connection refused'))
+  assert.equal(await mongoIdempotencyStore({ database: standIn.database }).claim('client:key', 'f1')(), E.left(LOST))
 })
 
 FailedClaim('each run of a claim sends a token of its own', async () => {
-  const { db, claimed } = answerLostDatabase(false)
-  const claim = mongoIdempotencyStore({ database: async () => db }).claim('client:key', 'f1')
+  const standIn = standInDb()
+  standIn.fail('findOneAndUpdate', new MongoNetworkError('connection reset'), 'lose')
+  standIn.fail('findOneAndUpdate', new MongoNetworkError('connection reset'), 'lose')
+  const claim = mongoIdempotencyStore({ database: standIn.database }).claim('client:key', 'f1')
   await claim()
+  const first = standIn.documents('idempotency_keys')[0]?.token
   await claim()
-  assert.is(claimed.length, 2)
-  assert.is.not(claimed[0]?.token, claimed[1]?.token)
+  assert.type(first, 'string')
+  assert.is.not(standIn.documents('idempotency_keys')[0]?.token, first)
 })
 
 FailedClaim.run()
+
+// Every rule of the port, on the adapter's own pipelines, without a mongod.
+idempotencyStoreContract('MongoDB adapter on a stand-in database', async ({ recordTtlMs, leaseMs, clock }) => {
+  const standIn = standInDb()
+  const open = async () =>
+    mongoIdempotencyStore({ database: standIn.database, recordTtlMs, leaseMs, clockOffsetMs: () => clock.now() - Date.now() })
+  return { store: await open(), sibling: open, dispose: async () => undefined }
+})

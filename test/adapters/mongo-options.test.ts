@@ -2,10 +2,8 @@ import * as E from 'fp-ts/Either'
 import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { StoreDeadlineError, withDeadline } from '../../adapters/mongodb/deadline.js'
-import { mongoCall } from '../../adapters/mongodb/mongo-call.js'
-import { clientOptions, collectionIn, CREATE_ROUND_TRIPS, leaseFor, serverBound } from '../../adapters/mongodb/mongo-options.js'
-import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
+import { mongoCall, StoreDeadlineError, withDeadline } from '../../adapters/mongodb/mongo-call.js'
+import { clientOptions, collectionIn, serverBound } from '../../adapters/mongodb/mongo-options.js'
 import { openStore } from '../../src/main/store.js'
 
 /** Every URI option that would break the service's reads or decoding, as an operator might set them. */
@@ -54,26 +52,6 @@ Pinned('a URI asking for stale reads (maxStalenessSeconds) cannot go with the pr
     writeConcern: 'majority',
   })
   assert.ok(E.isLeft(opened) && opened.left.startsWith('MONGODB_URI is invalid: '), JSON.stringify(opened))
-})
-
-Pinned('a URI asking for a direct connection, whose reads may come from a secondary, is refused at start, naming MONGODB_URI', async () => {
-  const opened = await openStore({
-    kind: 'mongodb',
-    uri: 'mongodb://db.example:27017/pets?directConnection=true',
-    dbName: 'pets',
-    timeoutMs: 2000,
-    writeConcern: 'majority',
-  })
-  assert.ok(E.isLeft(opened) && opened.left.startsWith('MONGODB_URI is invalid: directConnection=true is refused'), JSON.stringify(opened))
-  const plain = await openStore({
-    kind: 'mongodb',
-    uri: 'mongodb://db.example:27017/pets',
-    dbName: 'pets',
-    timeoutMs: 100,
-    writeConcern: 'majority',
-  })
-  assert.ok(E.isRight(plain))
-  await plain.right.close()
 })
 
 Pinned.run()
@@ -146,20 +124,3 @@ Timeouts('a store call past its bound is StoreUnavailable (503), its detail nami
 })
 
 Timeouts.run()
-
-const Lease = suite('Idempotency lease sized from the worst create')
-
-Lease(
-  'a claim outlives the six bounded round trips of a create (claim twice, id, insert, earlier pet, completion), never under 30 s',
-  () => {
-    assert.is(CREATE_ROUND_TRIPS, 6)
-    assert.is(leaseFor(2000), DEFAULT_LEASE_MS)
-    for (const timeoutMs of [100, 2000, 4000, 4001, 7000, 20_000, 60_000]) {
-      assert.ok(leaseFor(timeoutMs) > 6 * timeoutMs, String(timeoutMs))
-      assert.ok(leaseFor(timeoutMs) >= DEFAULT_LEASE_MS, String(timeoutMs))
-    }
-    assert.is(leaseFor(60_000), 365_000)
-  },
-)
-
-Lease.run()

@@ -3,9 +3,10 @@ import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
+import { accessOf } from '../../adapters/mongodb/mongo-options.js'
 import { ensureSharedIndexes } from '../../adapters/mongodb/shared-indexes.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
-import { byIdFilter, ID_ORDER, listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
+import { listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import { mongoContracts, petFixture } from '../support/mongo-contracts.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
 
@@ -33,7 +34,7 @@ if (source.kind === 'none') {
       // Two instances, each with a client of its own, on one database.
       const storeOn = async () => {
         const db = await database.connect()
-        await ensureSharedIndexes(db)
+        await ensureSharedIndexes(accessOf({ database: async () => db }))
         return mongoIdempotencyStore({ database: async () => db })
       }
       const punctual = await storeOn()
@@ -68,7 +69,7 @@ if (source.kind === 'none') {
         indexUsedBy(
           await pets
             .find(listFilter({ limit: 20, status: 'sold', after: 10 }))
-            .sort(ID_ORDER)
+            .sort({ _id: 1 })
             .limit(21)
             .explain(),
         ),
@@ -78,13 +79,13 @@ if (source.kind === 'none') {
         indexUsedBy(
           await pets
             .find(listFilter({ limit: 20, after: 10 }))
-            .sort(ID_ORDER)
+            .sort({ _id: 1 })
             .limit(21)
             .explain(),
         ),
         '_id_',
       )
-      assert.is.not(indexUsedBy(await pets.find(byIdFilter(7)).explain()), 'COLLSCAN')
+      assert.is.not(indexUsedBy(await pets.find({ _id: 7 }).explain()), 'COLLSCAN')
     } finally {
       await client.close()
       await fixture.dispose()

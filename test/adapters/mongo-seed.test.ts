@@ -3,9 +3,10 @@ import type { Db } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
-import { mongoPetRepository, SHARED_PET_COLLECTIONS } from '../../adapters/mongodb/mongo-pet-repository.js'
+import { mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { SEED_BATCH_SIZE, seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
+import { COUNTERS_COLLECTION, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
 
@@ -32,16 +33,16 @@ if (source.kind === 'none') {
     const database = throwawayDatabase(await mongod.uri())
     try {
       const dbs = await Promise.all([database.connect(), database.connect(), database.connect()])
-      const outcomes = await Promise.all(dbs.map((db) => seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED)))
-      // One instance says it seeded the store; the others finished its seed or found it done.
-      assert.is(outcomes.filter((outcome) => outcome.kind === 'seeded').length, 1)
-      assert.ok(outcomes.every((outcome) => outcome.kind !== 'seeded' || outcome.count === 2))
-      const pets = await dbs[0]?.collection(SHARED_PET_COLLECTIONS.pets).find().sort({ _id: 1 }).toArray()
+      const outcomes = await Promise.all(dbs.map((db) => seedMongoPets(accessTo(db), SEED)))
+      // Each says it seeded the store (it claimed or finished the seed) or found it done.
+      assert.ok(outcomes.some((outcome) => outcome.kind === 'seeded'))
+      assert.ok(outcomes.every((outcome) => outcome.kind === 'not-empty' || outcome.count === 2))
+      const pets = await dbs[0]?.collection(PETS_COLLECTION).find().sort({ _id: 1 }).toArray()
       assert.equal(pets, [
         { _id: 1, name: 'Rex', categoryId: 1, status: 'available' },
         { _id: 2, name: 'Zoë', categoryId: 2, status: 'sold' },
       ])
-      assert.equal(await dbs[0]?.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), { _id: 'pets', next: 2 })
+      assert.equal(await dbs[0]?.collection(COUNTERS_COLLECTION).findOne({}), { _id: 'pets', next: 2 })
     } finally {
       await database.dispose()
     }
@@ -51,9 +52,9 @@ if (source.kind === 'none') {
     const database = throwawayDatabase(await mongod.uri())
     try {
       const db = await database.connect()
-      await db.collection<{ _id: string; next: number }>(SHARED_PET_COLLECTIONS.counters).insertOne({ _id: 'pets', next: 5 })
-      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'not-empty' })
-      assert.is(await db.collection(SHARED_PET_COLLECTIONS.pets).countDocuments(), 0)
+      await db.collection<{ _id: string; next: number }>(COUNTERS_COLLECTION).insertOne({ _id: 'pets', next: 5 })
+      assert.equal(await seedMongoPets(accessTo(db), SEED), { kind: 'not-empty' })
+      assert.is(await db.collection(PETS_COLLECTION).countDocuments(), 0)
     } finally {
       await database.dispose()
     }
@@ -64,17 +65,17 @@ if (source.kind === 'none') {
     try {
       const db = await database.connect()
       // Pets restored or imported by hand, without the counter.
-      await db.collection<PetDocument>(SHARED_PET_COLLECTIONS.pets).insertMany([
+      await db.collection<PetDocument>(PETS_COLLECTION).insertMany([
         { _id: 7, name: 'Imported', categoryId: 1, status: 'available' },
         { _id: 40, name: 'Restored', categoryId: 2, status: 'sold' },
       ])
-      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'not-empty' })
-      const pets = await db.collection(SHARED_PET_COLLECTIONS.pets).find().sort({ _id: 1 }).toArray()
+      assert.equal(await seedMongoPets(accessTo(db), SEED), { kind: 'not-empty' })
+      const pets = await db.collection(PETS_COLLECTION).find().sort({ _id: 1 }).toArray()
       assert.equal(
         pets.map((pet) => pet._id),
         [7, 40],
       )
-      assert.is(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), null)
+      assert.is(await db.collection(COUNTERS_COLLECTION).findOne({}), null)
     } finally {
       await database.dispose()
     }
@@ -86,10 +87,10 @@ if (source.kind === 'none') {
       const db = await database.connect()
       // A crash after the mark of a one-pet seed; the restart brings two.
       await db
-        .collection<{ _id: string; next: number; seeding: boolean }>(SHARED_PET_COLLECTIONS.counters)
+        .collection<{ _id: string; next: number; seeding: boolean }>(COUNTERS_COLLECTION)
         .insertOne({ _id: 'pets', next: 1, seeding: true })
-      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'finished', count: 2 })
-      assert.equal(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), { _id: 'pets', next: 2 })
+      assert.equal(await seedMongoPets(accessTo(db), SEED), { kind: 'seeded', count: 2 })
+      assert.equal(await db.collection(COUNTERS_COLLECTION).findOne({}), { _id: 'pets', next: 2 })
     } finally {
       await database.dispose()
     }
@@ -100,12 +101,12 @@ if (source.kind === 'none') {
     try {
       const db = await database.connect()
       await db
-        .collection<{ _id: string; next: number; seeding: boolean }>(SHARED_PET_COLLECTIONS.counters)
+        .collection<{ _id: string; next: number; seeding: boolean }>(COUNTERS_COLLECTION)
         .insertOne({ _id: 'pets', next: 2, seeding: true })
-      await db.collection<PetDocument>(SHARED_PET_COLLECTIONS.pets).insertOne({ _id: 1, name: 'Rex', categoryId: 1, status: 'available' })
-      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, SEED), { kind: 'finished', count: 2 })
-      assert.is(await db.collection(SHARED_PET_COLLECTIONS.pets).countDocuments(), 2)
-      assert.equal(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), { _id: 'pets', next: 2 })
+      await db.collection<PetDocument>(PETS_COLLECTION).insertOne({ _id: 1, name: 'Rex', categoryId: 1, status: 'available' })
+      assert.equal(await seedMongoPets(accessTo(db), SEED), { kind: 'seeded', count: 2 })
+      assert.is(await db.collection(PETS_COLLECTION).countDocuments(), 2)
+      assert.equal(await db.collection(COUNTERS_COLLECTION).findOne({}), { _id: 'pets', next: 2 })
       // A create after it gets the next id.
       const pets = mongoPetRepository({ database: async () => db })
       const created = await pets.insert({ name: 'Third', categoryId: 3, status: 'pending' })()
@@ -122,18 +123,18 @@ if (source.kind === 'none') {
       const seed = numbered(2 * SEED_BATCH_SIZE + 500)
       // A start that marked the seed and wrote its first batch, then stopped.
       await db
-        .collection<{ _id: string; next: number; seeding: boolean }>(SHARED_PET_COLLECTIONS.counters)
+        .collection<{ _id: string; next: number; seeding: boolean }>(COUNTERS_COLLECTION)
         .insertOne({ _id: 'pets', next: seed.length, seeding: true })
       await db
-        .collection<PetDocument>(SHARED_PET_COLLECTIONS.pets)
+        .collection<PetDocument>(PETS_COLLECTION)
         .insertMany(seed.slice(0, SEED_BATCH_SIZE).map((draft, index) => ({ _id: index + 1, ...draft })))
-      assert.equal(await seedMongoPets(accessTo(db), SHARED_PET_COLLECTIONS, seed), { kind: 'finished', count: seed.length })
-      const stored = await db.collection<PetDocument>(SHARED_PET_COLLECTIONS.pets).find().sort({ _id: 1 }).toArray()
+      assert.equal(await seedMongoPets(accessTo(db), seed), { kind: 'seeded', count: seed.length })
+      const stored = await db.collection<PetDocument>(PETS_COLLECTION).find().sort({ _id: 1 }).toArray()
       assert.equal(
         stored.map((pet) => `${pet._id} ${pet.name}`),
         seed.map((draft, index) => `${index + 1} ${draft.name}`),
       )
-      assert.equal(await db.collection(SHARED_PET_COLLECTIONS.counters).findOne({}), { _id: 'pets', next: seed.length })
+      assert.equal(await db.collection(COUNTERS_COLLECTION).findOne({}), { _id: 'pets', next: seed.length })
     } finally {
       await database.dispose()
     }

@@ -175,6 +175,7 @@ if (source.kind === 'none') {
       const access = { database: async () => client.db(dbName), writeConcern: { w: 'majority' as const }, timeoutMs: 1500 }
       const pets = mongoPetRepository(access)
       const idempotency = mongoIdempotencyStore(access)
+      await seedMongoPets(access, [{ name: 'Zoë', categoryId: 1, status: 'sold' }])
       const pet = await run(pets.insert({ name: 'Rex', categoryId: 1, status: 'sold' }))
       await run(pets.findById(pet.id))
       await run(pets.list({ limit: 5 }))
@@ -184,7 +185,6 @@ if (source.kind === 'none') {
         await run(idempotency.endLease('client:key', claim.token))
       }
       await run(mongoRateLimitCounter(access).hit('client', 60_000))
-      await seedMongoPets(access, { pets: 'seeded', counters: 'seeded_counters' }, [{ name: 'Zoë', categoryId: 1, status: 'sold' }])
       const data = commands.filter((event) => ['find', 'insert', 'update', 'findAndModify', 'delete'].includes(event.commandName))
       assert.ok(data.length >= 10, `${data.length} commands`)
       for (const event of data) {

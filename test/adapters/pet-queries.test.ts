@@ -2,21 +2,12 @@ import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fromDocument, toDocument } from '../../adapters/mongodb/pet-document.js'
-import {
-  byIdFilter,
-  counterUpdate,
-  ID_ORDER,
-  listFilter,
-  PET_PROJECTION,
-  seedDoneUpdate,
-  STATUS_INDEX,
-} from '../../adapters/mongodb/pet-queries.js'
+import { listFilter, PET_PROJECTION, seedDoneUpdate, STATUS_INDEX } from '../../adapters/mongodb/pet-queries.js'
 
 const Queries = suite('MongoDB query documents')
 
-Queries('lists everything in id order when neither status nor position is given', () => {
+Queries('lists everything when neither status nor position is given', () => {
   assert.equal(listFilter({ limit: 20 }), {})
-  assert.equal(ID_ORDER, { _id: 1 })
 })
 
 Queries('filters by status and continues after a position with $gt on _id, never skip', () => {
@@ -28,20 +19,12 @@ Queries('serves the status filter in id order from one compound index', () => {
   assert.equal(STATUS_INDEX.key, { status: 1, _id: 1 })
 })
 
-Queries('looks a pet up by its numeric _id', () => {
-  assert.equal(byIdFilter(12), { _id: 12 })
-})
-
 Queries('projects exactly the stored pet fields', () => {
   assert.equal(Object.keys(PET_PROJECTION).sort(), ['_id', 'categoryId', 'name', 'status'])
 })
 
 Queries('ends a seed by lifting its mark and raising the counter to at least the seed size, never lowering it', () => {
   assert.equal(seedDoneUpdate(40), { $unset: { seeding: '' }, $max: { next: 40 } })
-})
-
-Queries('advances the id counter atomically with $inc', () => {
-  assert.equal(counterUpdate(1), { $inc: { next: 1 } })
 })
 
 Queries.run()

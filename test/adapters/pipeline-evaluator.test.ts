@@ -14,6 +14,8 @@ Evaluator('a missing field is missing, not null: it sorts before null and equals
   assert.is(valueOf({ $eq: ['$absent', null] }), false)
   assert.is(valueOf({ $eq: ['$absent', '$alsoAbsent'] }), true)
   assert.is(valueOf({ $eq: ['$nothing', null] }), true)
+  assert.is(valueOf({ $ne: ['$absent', 'x'] }), true)
+  assert.is(valueOf({ $ne: ['$absent', '$alsoAbsent'] }), false)
   assert.is(valueOf({ $lte: ['$absent', null] }), true)
   assert.is(valueOf({ $gt: ['$nothing', '$absent'] }), true)
   assert.is(valueOf({ $gt: [0, '$nothing'] }), true)

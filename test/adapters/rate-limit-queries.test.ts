@@ -1,6 +1,6 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { hitUpdate, type RateLimitDocument, resetMsOf } from '../../adapters/mongodb/rate-limit-queries.js'
+import { hitUpdate, type RateLimitDocument, resetMsOf } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
 import { applyPipeline } from '../support/pipeline-evaluator.js'
 
 const WINDOW_MS = 60_000

@@ -1,6 +1,7 @@
 import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import { mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
+import { accessOf } from '../../adapters/mongodb/mongo-options.js'
 import { ensureSharedIndexes } from '../../adapters/mongodb/shared-indexes.js'
 import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../ports/pet-repository.contract.js'
@@ -14,7 +15,7 @@ export const petFixture = async (uri: string): Promise<StoreFixture & { readonly
   const database = throwawayDatabase(uri)
   const repositoryOn = async () => {
     const db = await database.connect()
-    await ensureSharedIndexes(db)
+    await ensureSharedIndexes(accessOf({ database: async () => db }))
     return mongoPetRepository({ database: async () => db })
   }
   return { dbName: database.dbName, repository: await repositoryOn(), sibling: repositoryOn, dispose: database.dispose }
@@ -31,7 +32,7 @@ export const mongoContracts = (label: string, uri: () => Promise<string>): void 
     const database = throwawayDatabase(await uri())
     const storeOn = async () => {
       const db = await database.connect()
-      await ensureSharedIndexes(db)
+      await ensureSharedIndexes(accessOf({ database: async () => db }))
       return mongoIdempotencyStore({ database: async () => db, ...onServerClock(times) })
     }
     return { store: await storeOn(), sibling: storeOn, dispose: database.dispose }
@@ -41,7 +42,7 @@ export const mongoContracts = (label: string, uri: () => Promise<string>): void 
     const database = throwawayDatabase(await uri())
     const counterOn = async () => {
       const db = await database.connect()
-      await ensureSharedIndexes(db)
+      await ensureSharedIndexes(accessOf({ database: async () => db }))
       return mongoRateLimitCounter({ database: async () => db, clockOffsetMs: () => now() - Date.now() })
     }
     return { counter: await counterOn(), sibling: counterOn, dispose: database.dispose }

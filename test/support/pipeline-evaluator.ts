@@ -99,6 +99,8 @@ const evaluate = (expression: unknown, doc: Doc, now: Date): unknown => {
       return isNullish(args[0]) ? args[1] : args[0]
     case '$eq':
       return compare(args[0], args[1]) === 0
+    case '$ne':
+      return compare(args[0], args[1]) !== 0
     case '$lte':
       return compare(args[0], args[1]) <= 0
     case '$gt':

@@ -28,8 +28,6 @@ interface SeedRun {
 const logApplied = (logger: Logger, source: string, outcome: SeedOutcome): void => {
   if (outcome.kind === 'seeded') {
     logger.info({ seed: source, pets: outcome.count }, `seeded the store with ${outcome.count} pets from ${source}`)
-  } else if (outcome.kind === 'finished') {
-    logger.info({ seed: source, pets: outcome.count }, `seed ${source}: finished the seed another start began (${outcome.count} pets)`)
   } else {
     logger.info({ seed: source }, `seed ${source} not applied: the store already holds pets`)
   }
