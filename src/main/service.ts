@@ -146,13 +146,8 @@ export const startService = async (
   return E.right({ url, close })
 }
 
-/**
- * The service as the process `main` and the benchmark run: its log on stdout, where it listens (and
- * a generated key) announced once on stderr, SIGTERM or SIGINT (or, when the settings say so, the
- * end of standard input) shutting it down with exit status 0, a signal during that shutdown
- * stopping it at once with 1, and status 1 when it cannot listen.
- */
-export const runService = async (config: Config, store: Store): Promise<void> => {
+/** The service's log on stdout, flushed at exit: made before the store, which logs to it too. */
+export const serviceLogger = (config: Pick<Config, 'logLevel'>): Logger => {
   const destination = pino.destination(LOG_DESTINATION)
   // pino flushes only an asynchronous destination at exit; this one may hold up to 4 KiB of lines.
   process.once('exit', () => {
@@ -162,7 +157,16 @@ export const runService = async (config: Config, store: Store): Promise<void> =>
       // stdout is gone (a closed pipe): nothing can be written any more.
     }
   })
-  const logger = pino({ level: config.logLevel }, destination)
+  return pino({ level: config.logLevel }, destination)
+}
+
+/**
+ * The service as the process `main` and the benchmark run: its log on stdout, where it listens (and
+ * a generated key) announced once on stderr, SIGTERM or SIGINT (or, when the settings say so, the
+ * end of standard input) shutting it down with exit status 0, a signal during that shutdown
+ * stopping it at once with 1, and status 1 when it cannot listen.
+ */
+export const runService = async (config: Config, store: Store, logger: Logger = serviceLogger(config)): Promise<void> => {
   const started = await startService(config, store, logger)
   if (E.isLeft(started)) {
     const { code, message } = started.left
