@@ -9,10 +9,9 @@ import {
   type IdempotencyStore,
 } from '../../src/domain/idempotency-store.js'
 import { mongoCall } from './mongo-call.js'
-import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, serverTime } from './mongo-options.js'
 import type { Pet } from '../../src/domain/pet.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
-import { serverTime } from './server-clock.js'
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys'
 

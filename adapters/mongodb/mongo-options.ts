@@ -3,11 +3,7 @@ import type { Db, MongoClientOptions, WriteConcernSettings } from 'mongodb'
 /** PETSTORE_MONGODB_TIMEOUT_MS when not set: T, the bound on each round trip. */
 export const DEFAULT_TIMEOUT_MS = 2000
 
-/**
- * Whatever MONGODB_URI says (options given here win: parseOptions in the driver's
- * connection_string.ts): reads from the primary with read concern `local` (ADR 1009), and values
- * decoded as the codecs expect them, never BSON wrappers, bigints or raw buffers.
- */
+/** Whatever MONGODB_URI says (given options win: parseOptions in connection_string.ts): reads from the primary, plain values for the codecs. */
 const PINNED = {
   readPreference: 'primary',
   promoteValues: true,
@@ -19,9 +15,9 @@ const PINNED = {
 } as const
 
 /**
- * The client for T: finding a server, connecting and getting a pooled connection each take at most
- * T. No socket timeout: the call's deadline and `maxTimeMS` bound every wait, and it would cut an
- * index build. At the client the URI's `readConcernLevel` wins over a `readConcern` object.
+ * The client for T: server selection, connect and pool checkout each take at most T. No socket
+ * timeout: the call's deadline and `maxTimeMS` bound every wait, and it would cut an index build.
+ * At the client the URI's `readConcernLevel` wins over a `readConcern` object.
  */
 export const clientOptions = (timeoutMs: number): MongoClientOptions => ({
   ...PINNED,
@@ -34,6 +30,13 @@ export const clientOptions = (timeoutMs: number): MongoClientOptions => ({
 
 /** The server stops a command after T (`maxTimeMS`, which bounds its wait for the write concern too). */
 export const serverBound = (timeoutMs: number): { readonly maxTimeMS: number } => ({ maxTimeMS: timeoutMs })
+
+/**
+ * The server's clock in a pipeline update, `$$NOW` plus `laterMs`, moved by `offsetMs` (0 but in
+ * tests): expiry and windows never read an instance's clock, and the TTL monitor reads the server's.
+ */
+export const serverTime = (offsetMs: number, laterMs = 0): string | { readonly $add: readonly [string, number] } =>
+  offsetMs + laterMs === 0 ? '$$NOW' : { $add: ['$$NOW', offsetMs + laterMs] }
 
 /** How an adapter reaches its collections: the database (connecting when needed), PETSTORE_MONGODB_WRITE_CONCERN and T. */
 export interface MongoAccess {
@@ -50,11 +53,7 @@ export const accessOf = (options: MongoAdapterOptions): MongoAccess => ({
   ...options,
 })
 
-/**
- * A collection with the pinned reads and the write concern, whose wait the server bounds by T
- * (`wtimeoutMS`: a 503, not a write held on a lagging member); index builds take it from here too
- * (resolveOptions in the driver's utils.ts).
- */
+/** A collection with the pinned reads and the write concern, its wait bounded by T on the server (index builds take it too). */
 export const collectionIn = async <T extends object>({ database, writeConcern, timeoutMs }: MongoAccess, name: string) =>
   (await database()).collection<T>(name, {
     ...PINNED,

@@ -1,7 +1,6 @@
 import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 import { mongoCall } from './mongo-call.js'
-import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
-import { serverTime } from './server-clock.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, serverTime } from './mongo-options.js'
 
 export const RATE_LIMITS_COLLECTION = 'rate_limits'
 

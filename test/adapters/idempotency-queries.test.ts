@@ -2,7 +2,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { claimUpdate, completeUpdate, endLeaseUpdate, inProgressFilter } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
-import { serverTime } from '../../adapters/mongodb/server-clock.js'
+import { serverTime } from '../../adapters/mongodb/mongo-options.js'
 import { applyPipeline } from '../support/pipeline-evaluator.js'
 
 const LEASE_MS = 30_000
