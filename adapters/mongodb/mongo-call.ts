@@ -11,11 +11,7 @@ export class StoreDeadlineError extends Error {
   }
 }
 
-/**
- * `work`, abandoned after `deadlineMs`: the driver retries a failed attempt once with fresh timers,
- * so only a bound on the whole call holds. The work runs on (`maxTimeMS` stops it on the server);
- * its late outcome is dropped, never an unhandled rejection.
- */
+/** `work`, abandoned after `deadlineMs` (the driver retries an attempt with fresh timers); its late outcome is dropped. */
 export const withDeadline = <A>(deadlineMs: number, work: () => Promise<A>): Promise<A> => {
   let timer: NodeJS.Timeout | undefined
   const expired = new Promise<never>((_, reject) => {
@@ -36,10 +32,8 @@ const unwrapped = (error: unknown): unknown =>
   error instanceof MongoBulkWriteError && error.errorResponse instanceof Error ? error.errorResponse : error
 
 /**
- * Whether a failure passes by itself (503): the call's deadline; Node's error of a socket or a DNS
- * look-up (it has a `syscall`); no server to select, whatever the reason; a network error; a pool
- * that gave no connection in time (its class is not exported); a label or a code that passes.
- * Anything else, errors that are no MongoError (a bug) included, waits for someone to act (500).
+ * Whether a failure passes by itself (503, ADR 0702); anything else, a bug included, waits for
+ * someone to act (500). Node's errors of a socket or a DNS look-up have a `syscall`.
  */
 export const isTransient = (failure: unknown): boolean => {
   const error = unwrapped(failure)
@@ -48,6 +42,7 @@ export const isTransient = (failure: unknown): boolean => {
   return (
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
+    // The pool's checkout timeout, whose class (cmap/errors.ts) is not exported.
     error.name === 'MongoWaitQueueTimeoutError' ||
     PASSING_LABELS.some((label) => error.hasErrorLabel(label)) ||
     // Number(): a code decoded with promoteValues=false is a BSON Int32.
@@ -69,10 +64,7 @@ export const toStoreError =
   (error: unknown): StoreError =>
     (isTransient(error) ? storeUnavailable : storeFailed)(describeFailure(operation, error))
 
-/**
- * One port call: `work` makes at most `roundTrips` round trips, so it is abandoned after that many
- * times T, and any failure becomes a StoreError whose detail names `operation`.
- */
+/** One port call of at most `roundTrips` round trips, abandoned after as many times T; a failure is a StoreError naming `operation`. */
 export const mongoCall = <A>(
   access: MongoAccess,
   operation: string,

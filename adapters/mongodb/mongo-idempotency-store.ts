@@ -8,9 +8,9 @@ import {
   type IdempotencyClaim,
   type IdempotencyStore,
 } from '../../src/domain/idempotency-store.js'
+import type { Pet } from '../../src/domain/pet.js'
 import { mongoCall } from './mongo-call.js'
 import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, serverTime } from './mongo-options.js'
-import type { Pet } from '../../src/domain/pet.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys'
@@ -40,9 +40,8 @@ const isLapsed = (offsetMs: number) => ({
 })
 
 /**
- * Whether a claim takes the record: there is none, its lifetime passed, or its lease lapsed and the
- * body is the same (another body's pet may be stored under its create id: a mismatch); never when
- * the record carries the claim's own token, that is, this claim, applied already.
+ * A claim takes the record when there is none, its lifetime passed, or its lease lapsed and the body
+ * is the same; never when it carries the claim's own token (this claim, applied already).
  */
 const takes = (offsetMs: number, fingerprint: string, token: string) => ({
   $and: [
@@ -64,11 +63,10 @@ interface ClaimTimes {
 }
 
 /**
- * Claims a scope for `token` in one atomic upserted update, every field decided from the record as
- * it was: a record it takes becomes a claim for `leaseMs`, kept a record lifetime, with the create id
- * of the lapsed claim it takes over or else `createId`; any other stays as it is. `withdrawn`: the
- * same update once the claim's call failed, its lease ended whether the claim landed already or
- * lands later (finding its own token, it then takes nothing).
+ * Claims a scope for `token` in one atomic upserted update: a record it takes becomes a claim for
+ * `leaseMs`, kept a record lifetime, with the create id of a lapsed claim it takes over or else
+ * `createId`. `withdrawn`: the same update after the claim's call failed, its lease ended whether
+ * the claim landed already or lands later (finding its own token, it then takes nothing).
  */
 export const claimUpdate = (token: string, fingerprint: string, createId: string, times: ClaimTimes, withdrawn = false) => {
   const { leaseMs, recordTtlMs, offsetMs } = times

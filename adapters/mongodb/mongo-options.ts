@@ -15,9 +15,8 @@ const PINNED = {
 } as const
 
 /**
- * The client for T: server selection, connect and pool checkout each take at most T. No socket
- * timeout: the call's deadline and `maxTimeMS` bound every wait, and it would cut an index build.
- * At the client the URI's `readConcernLevel` wins over a `readConcern` object.
+ * Server selection, connect and pool checkout each take at most T; no socket timeout, which would
+ * cut an index build. At the client the URI's `readConcernLevel` wins over a `readConcern` object.
  */
 export const clientOptions = (timeoutMs: number): MongoClientOptions => ({
   ...PINNED,

@@ -12,12 +12,9 @@ export const SEED_BATCH_SIZE = 1000
 export const seedRoundTrips = (count: number): number => 4 + Math.ceil(count / SEED_BATCH_SIZE)
 
 /**
- * Seeds the shared data set once, even when several instances start on it together. Where no pet
- * is stored, creating the id counter (upsert) with `next` past the seed and a `seeding` mark claims
- * the seed, so a create racing it gets id n+1. Whoever finds the mark (the claimer, a start racing
- * it, the next one after a crash mid-seed) writes pets 1..n with $setOnInsert, batch after batch,
- * which any number of writers can repeat without changing a pet, then lifts the mark. A counter
- * without the mark means pets were created: never seeded again.
+ * Seeds the data set once across instances and crashes: where no pet is stored, the id counter made
+ * with `next` past the seed and a `seeding` mark claims it; whoever finds the mark writes pets 1..n
+ * with $setOnInsert, batch after batch (repeatable), then lifts it. No mark: pets were created.
  */
 export const seedMongoPets = async (access: MongoAccess, drafts: ReadonlyArray<PetDraft>): Promise<SeedOutcome> => {
   const bound = serverBound(access.timeoutMs)

@@ -14,12 +14,11 @@ import { buildSharedIndexes } from './shared-indexes.js'
 export interface MongoStoreOptions {
   readonly uri: string
   readonly dbName: string
-  /** T, PETSTORE_MONGODB_TIMEOUT_MS. */
   readonly timeoutMs: number
   readonly writeConcern: WriteConcernSettings
-  /** The pets an empty data set starts from; none by default. */
+  /** The pets an empty data set starts from. */
   readonly seed?: ReadonlyArray<PetDraft>
-  /** Where the index builds say how they go; nowhere by default. */
+  /** Where the index builds say how they go. */
   readonly log?: StoreLog
 }
 
@@ -28,11 +27,7 @@ export interface MongoStore extends Store {
   readonly indexBuilds: Promise<void>
 }
 
-/**
- * The store over `access`, whose client `closeClient` closes; apart from openMongoStore so that a
- * test can give it a stand-in database. Creates wait for createId_1, refused before their claim;
- * readiness for the index lists by status read, then one ping per probe.
- */
+/** The store over `access` (a test's stand-in database, or openMongoStore's), whose client `closeClient` closes. */
 export const mongoStoreOn = (
   access: MongoAccess,
   seed: ReadonlyArray<PetDraft>,
@@ -59,9 +54,8 @@ export const mongoStoreOn = (
 }
 
 /**
- * Opens a MongoDB-backed store without waiting for the server, so that a database that is down at
- * start-up or later only costs 503s until it is back. A connect that fails is forgotten, and its
- * client dropped: the driver closes a client whose first connect failed, for good.
+ * Opens the store without waiting for the server: a database down costs 503s until it is back. A
+ * failed connect is forgotten with its client, which the driver closes for good.
  */
 export const openMongoStore = ({ uri, dbName, timeoutMs, writeConcern, seed = [], log }: MongoStoreOptions): MongoStore => {
   // A malformed URI or option throws now, at start-up, rather than on the first request.

@@ -1,9 +1,6 @@
 import type { PetListQuery } from '../../src/domain/pet-repository.js'
 
-/**
- * Every document sent to MongoDB is built here and in the other queries files, from validated
- * domain values only, so that no operator from a request can reach a query (ADR 1007).
- */
+/** The documents sent to MongoDB, built from validated domain values only (ADR 1007). */
 
 export const PETS_COLLECTION = 'pets'
 export const COUNTERS_COLLECTION = 'counters'

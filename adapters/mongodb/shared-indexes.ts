@@ -29,11 +29,9 @@ const indexNames = async (access: MongoAccess, collection: string): Promise<Read
 }
 
 /**
- * Builds the missing indexes of the shared collections, calling `exists` with each index once it
- * exists. One that exists is never built again: createIndexes of existing indexes still waits for
- * the write concern (create_indexes.cpp). A build has no time limit (createIndexes in the driver's
- * collection.ts drops `maxTimeMS`; the server would abort the build past it); its write concern is
- * the store's, its wait bounded by T (collectionIn).
+ * Builds the missing indexes, calling `exists` with each that exists: createIndexes of existing ones
+ * still waits for the write concern (create_indexes.cpp). No time limit: the driver drops `maxTimeMS`
+ * from createIndexes (collection.ts), and the server would abort the build past it.
  */
 export const ensureSharedIndexes = async (access: MongoAccess, exists: (index: string) => void = () => undefined): Promise<void> => {
   for (const [collection, indexes] of SHARED_INDEXES) {
@@ -46,11 +44,9 @@ export const ensureSharedIndexes = async (access: MongoAccess, exists: (index: s
 }
 
 /**
- * Builds the missing indexes in the background, once per start: an attempt, then after a failed one
- * a pause doubling from 250 ms to 10 s, until every index exists or `stop` ends the pause. Each
- * failed attempt is logged, and each slow one (past 3T: a build on a replica set waits for its
- * members). An attempt running at `stop` ends when the client closes (closeCheckedOutConnections in
- * the driver's mongo_client.ts). `finished` never rejects.
+ * Builds the missing indexes in the background, tried again after a pause doubling from 250 ms to
+ * 10 s until every index exists or `stop`; each failed or slow attempt (past 3T) is logged. An
+ * attempt running at `stop` ends as the client closes (closeCheckedOutConnections, mongo_client.ts).
  */
 export const buildSharedIndexes = (access: MongoAccess, log: StoreLog) => {
   const stopping = new AbortController()
