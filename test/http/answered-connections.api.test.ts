@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { DEFAULT_SERVER_LIMITS } from '../../adapters/http/http-server.js'
 import { capturedLogger } from '../support/captured-logger.js'
+import { aNewPet } from '../support/pet-builder.js'
 import { rawConnection, rawExchange } from '../support/raw-http.js'
 import { SEED } from '../support/sandbox-spaces.js'
 import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
@@ -15,7 +16,7 @@ import { until } from '../support/until.js'
  */
 const AnsweredConnections = suite('No request is carried out once its connection was answered')
 
-const BODY = '{"name":"Rex","categoryId":1}'
+const BODY = JSON.stringify(aNewPet())
 const CREATE_HEAD =
   `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\n` +
   `Content-Length: ${BODY.length}\r\n\r\n`

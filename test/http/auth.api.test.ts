@@ -67,14 +67,14 @@ Auth('When the path prefix is written in another case, then no route answers and
     ['GET', '/V1/PETS/1'],
     ['GET', '/v1/PETS'],
   ] as const) {
-    const response = await api.request(method, path, { key: false, body: method === 'POST' ? { name: 'Rex', categoryId: 1 } : undefined })
+    const response = await api.request(method, path, { key: false, body: method === 'POST' ? aNewPet() : undefined })
     assert.ok(response.status === 401 || response.status === 404, `${method} ${path}: ${response.status}`)
   }
   assert.equal((await api.request('GET', '/v1/pets')).body, [])
 })
 
 Auth('When the key is wrong on createPet, then nothing is stored', async ({ api }) => {
-  await api.request('POST', '/v1/pets', { key: 'wrong-key-0123456789abcdef', body: { name: 'Rex', categoryId: 1 } })
+  await api.request('POST', '/v1/pets', { key: 'wrong-key-0123456789abcdef', body: aNewPet() })
   assert.equal((await api.request('GET', '/v1/pets')).body, [])
 })
 

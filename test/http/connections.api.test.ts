@@ -3,6 +3,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { capturedLogger } from '../support/captured-logger.js'
+import { aNewPet } from '../support/pet-builder.js'
 import { rawExchange } from '../support/raw-http.js'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { DEFAULT_SERVER_LIMITS } from '../../adapters/http/http-server.js'
@@ -27,7 +28,7 @@ Connections.after.each(async (context) => {
   await context.api.close()
 })
 
-const BODY = '{"name":"Rex","categoryId":1}'
+const BODY = JSON.stringify(aNewPet())
 
 /** A create padded (with a header of spaces) to exactly `size` bytes. */
 const paddedCreate = (size: number, extraHeaders = ''): string => {
@@ -62,7 +63,7 @@ Connections('When a request with oversized headers follows a create, then 201 fo
 })
 
 Connections('When bad bytes follow 600 pipelined requests, then all 600 are answered, in order, then 400', async ({ api }) => {
-  await api.request('POST', '/v1/pets', { body: JSON.parse(BODY) as unknown })
+  await api.request('POST', '/v1/pets', { body: aNewPet() })
   const get = `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`
   const { text } = await rawExchange(api.baseUrl, `${get.repeat(600)}BAD\r\n\r\n`)
   assert.equal(statuses(text), [...Array.from({ length: 600 }, () => 200), 400])

@@ -82,7 +82,7 @@ Idempotency(
     ])
     assert.is(valid.status, 201)
     assertError(invalid, 400, 'invalid_body')
-    assertError(await api.request('POST', '/v1/pets', { body: { categoryId: 'x' }, headers }), 400, 'invalid_body')
+    assertError(await api.request('POST', '/v1/pets', { body: aNewPet({ categoryId: 'x' }), headers }), 400, 'invalid_body')
   },
 )
 

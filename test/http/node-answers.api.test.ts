@@ -2,6 +2,7 @@ import { deflateSync, gzipSync } from 'node:zlib'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { capturedLogger, type CapturedLogger } from '../support/captured-logger.js'
+import { aNewPet } from '../support/pet-builder.js'
 import { parseRawResponse, rawExchange } from '../support/raw-http.js'
 import { MAX_HEADER_FIELDS } from '../../adapters/http/request-head.js'
 import { OTHER_KEY, type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
@@ -86,7 +87,7 @@ NodeAnswers('When Expect is other than 100-continue, then 417 expectation_failed
 })
 
 NodeAnswers('When Expect is 100-continue, then the request is answered as usual', async ({ api }) => {
-  const body = '{"name":"Rex","categoryId":1}'
+  const body = JSON.stringify(aNewPet())
   const { text } = await rawExchange(
     api.baseUrl,
     `POST /v1/pets HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nAuthorization: Bearer ${TEST_KEY}\r\n` +
@@ -112,7 +113,7 @@ NodeAnswers(
 NodeAnswers(
   'When a gzip or deflate create comes from a client that half-closes after sending, then 201 like the plain body',
   async ({ api }) => {
-    const json = '{"name":"Rex","categoryId":1}'
+    const json = JSON.stringify(aNewPet())
     const bodies: ReadonlyArray<readonly [string, Buffer]> = [
       ['identity', Buffer.from(json)],
       ['gzip', gzipSync(json)],

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { capturedLogger } from '../support/captured-logger.js'
+import { aNewPet } from '../support/pet-builder.js'
 import { rawConnection } from '../support/raw-http.js'
 import { gate } from '../support/sandbox-spaces.js'
 import { startApi, TEST_KEY } from '../support/start-api.js'
@@ -33,7 +34,7 @@ const gatedRepository = () => {
 
 const LIST = `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`
 const GET_ONE = `GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\n\r\n`
-const BODY = '{"name":"Rex","categoryId":1}'
+const BODY = JSON.stringify(aNewPet())
 const CREATE = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY}`
 
 /** Each answer's status, and whether it said Connection: close. */
