@@ -6,6 +6,7 @@ import { quotaScope } from '../../src/wiring/rate-limit-counter.js'
 import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
 import { petRepositoryContract } from '../ports/pet-repository.contract.js'
 import { dataSetsContract } from '../ports/data-sets.contract.js'
+import { aNewPet, aPet } from '../support/pet-builder.js'
 
 // One process holds one memory store: another "instance" in the same process shares it.
 dataSetsContract('memory', async (seed) => {
@@ -79,10 +80,10 @@ Store('a dropped sandbox takes its rate-limit counts with it, in every quota, ho
 })
 
 Store('is always ready, and seeds its shared data set with ids 1..n', async () => {
-  const store = memoryStore([{ name: 'Rex', categoryId: 1, status: 'sold' }])
+  const store = memoryStore([aNewPet({ name: 'Rex', status: 'sold' })])
   assert.equal(await store.ready()(), E.right(undefined))
   assert.equal(await store.seed()(), E.right({ kind: 'seeded', count: 1 }))
-  assert.equal(await store.shared.pets.list({ limit: 5 })(), E.right([{ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }]))
+  assert.equal(await store.shared.pets.list({ limit: 5 })(), E.right([aPet({ id: 1, name: 'Rex', status: 'sold' })]))
 })
 
 Store.run()

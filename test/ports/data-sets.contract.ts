@@ -6,6 +6,7 @@ import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { DataSetClock, DataSets } from '../../src/wiring/data-sets.js'
 import type { StorePorts } from '../../src/wiring/store-ports.js'
+import { aNewPet } from '../support/pet-builder.js'
 
 /** One store for one test, whose data sets start from `seed`. */
 export interface DataSetsFixture {
@@ -22,9 +23,9 @@ interface Context {
 }
 
 const SEED: ReadonlyArray<PetDraft> = [
-  { name: 'Rex', categoryId: 1, status: 'available' },
-  { name: 'Zoë', categoryId: 2, status: 'sold' },
-  { name: 'Kiwi', categoryId: 3, status: 'pending' },
+  aNewPet({ name: 'Rex', status: 'available' }),
+  aNewPet({ name: 'Zoë', status: 'sold' }),
+  aNewPet({ name: 'Kiwi', status: 'pending' }),
 ]
 const DATA_SET_A = 'aaaa0001'
 const DATA_SET_B = 'bbbb0002'
@@ -84,8 +85,8 @@ export const dataSetsContract = (adapterName: string, open: OpenDataSets): void 
     const { space } = spaceOf(context)
     const a = await run(space.open(DATA_SET_A))
     const b = await run(space.open(DATA_SET_B))
-    const inA = await run(a.pets.insert({ name: 'only in A', categoryId: 9, status: 'sold' }))
-    const inB = await run(b.pets.insert({ name: 'only in B', categoryId: 9, status: 'sold' }))
+    const inA = await run(a.pets.insert(aNewPet({ name: 'only in A', status: 'sold' })))
+    const inB = await run(b.pets.insert(aNewPet({ name: 'only in B', status: 'sold' })))
     assert.is(inA.id, 4)
     assert.is(inB.id, 4)
     assert.equal(await namesIn(a), [...SEEDED, '4 only in A'])
@@ -104,19 +105,19 @@ export const dataSetsContract = (adapterName: string, open: OpenDataSets): void 
   contract('puts a data set back to its seed on reset: ids start again and idempotency records are gone', async (context) => {
     const { space } = spaceOf(context)
     const before = await run(space.open(DATA_SET_A))
-    await run(before.pets.insert({ name: 'gone after reset', categoryId: 9, status: 'sold' }))
+    await run(before.pets.insert(aNewPet({ name: 'gone after reset' })))
     await run(before.idempotency.claim('client:key', 'f1'))
     await run(space.reset(DATA_SET_A))
     const after = await run(space.open(DATA_SET_A))
     assert.equal(await namesIn(after), SEEDED)
     assert.is((await run(after.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
-    assert.is((await run(after.pets.insert({ name: 'first again', categoryId: 9, status: 'sold' }))).id, 4)
+    assert.is((await run(after.pets.insert(aNewPet({ name: 'first again' })))).id, 4)
   })
 
   contract('leaves every other data set untouched on reset', async (context) => {
     const { space } = spaceOf(context)
     const b = await run(space.open(DATA_SET_B))
-    await run(b.pets.insert({ name: 'stays', categoryId: 9, status: 'sold' }))
+    await run(b.pets.insert(aNewPet({ name: 'stays' })))
     await run(space.reset(DATA_SET_A))
     assert.equal(await namesIn(await run(space.open(DATA_SET_B))), [...SEEDED, '4 stays'])
   })
@@ -131,9 +132,9 @@ export const dataSetsContract = (adapterName: string, open: OpenDataSets): void 
     const { space } = spaceOf(context)
     const a = await run(space.open(DATA_SET_A))
     const b = await run(space.open(DATA_SET_B))
-    await run(a.pets.insert({ name: 'gone with A', categoryId: 9, status: 'sold' }))
+    await run(a.pets.insert(aNewPet({ name: 'gone with A' })))
     await run(a.idempotency.claim('client:key', 'f1'))
-    await run(b.pets.insert({ name: 'stays', categoryId: 9, status: 'sold' }))
+    await run(b.pets.insert(aNewPet({ name: 'stays' })))
     await run(space.drop(DATA_SET_A))
     const again = await run(space.open(DATA_SET_A))
     assert.equal(await namesIn(again), SEEDED)
@@ -152,7 +153,7 @@ export const dataSetsContract = (adapterName: string, open: OpenDataSets): void 
     const inFlight = await run(space.open(DATA_SET_A))
     await run(space.reset(DATA_SET_A))
     await run(inFlight.idempotency.claim('client:key', 'f1'))
-    await run(inFlight.pets.insert({ name: 'in flight', categoryId: 9, status: 'sold' }))
+    await run(inFlight.pets.insert(aNewPet({ name: 'in flight' })))
     const after = await run(space.open(DATA_SET_A))
     assert.equal(await namesIn(after), SEEDED)
     assert.is((await run(after.idempotency.claim('client:key', 'f1'))).kind, 'claimed')
@@ -212,7 +213,7 @@ export const dataSetsContract = (adapterName: string, open: OpenDataSets): void 
     const [first, second, third] = [fixture.space, await fixture.sibling(), await fixture.sibling()]
     const opened = await Promise.all([first, second, third].map((space) => run(space.open(DATA_SET_A))))
     for (const ports of opened) assert.equal(await namesIn(ports), SEEDED)
-    await run((await run(first.open(DATA_SET_A))).pets.insert({ name: 'seen by all', categoryId: 9, status: 'sold' }))
+    await run((await run(first.open(DATA_SET_A))).pets.insert(aNewPet({ name: 'seen by all' })))
     assert.equal(await namesIn(await run(third.open(DATA_SET_A))), [...SEEDED, '4 seen by all'])
     await run(second.reset(DATA_SET_A))
     assert.equal(await namesIn(await run(third.open(DATA_SET_A))), SEEDED)

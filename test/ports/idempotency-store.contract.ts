@@ -3,7 +3,7 @@ import type * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { IdempotencyClaim, IdempotencyStore, IdempotencyTimes } from '../../src/domain/idempotency-store.js'
-import type { Pet } from '../../src/domain/pet.js'
+import { aPet } from '../support/pet-builder.js'
 
 /** One empty store for one test, on a clock the test moves. */
 export interface IdempotencyFixture {
@@ -27,7 +27,7 @@ const LEASE_MS = 5_000
  * clock plus the time the test has run, so no test relies on a millisecond.
  */
 const MARGIN_MS = 1_000
-const PET: Pet = { id: 7, name: 'Rex', categoryId: 1, status: 'sold' }
+const PET = aPet({ id: 7 })
 
 type Claimed = Extract<IdempotencyClaim, { kind: 'claimed' }>
 

@@ -5,6 +5,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Pet, PetDraft, PetStatus } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
+import { aNewPet, aPet } from '../support/pet-builder.js'
 
 /** One empty store for one test: its repository, more repositories on the same store, and cleanup. */
 export interface StoreFixture {
@@ -25,11 +26,8 @@ const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
 }
 
 const STATUSES: ReadonlyArray<PetStatus> = ['available', 'pending', 'sold']
-const draft = (index: number, status: PetStatus = STATUSES[index % 3] ?? 'available'): PetDraft => ({
-  name: `pet ${index}`,
-  categoryId: index,
-  status,
-})
+const draft = (index: number, status: PetStatus = STATUSES[index % 3] ?? 'available'): PetDraft =>
+  aNewPet({ name: `pet ${index}`, categoryId: index, status })
 
 /**
  * The PetRepository contract (src/domain/pet-repository.ts), run once per adapter. Every adapter
@@ -53,16 +51,19 @@ export const petRepositoryContract = (adapterName: string, openStore: () => Prom
 
   contract('insert assigns a positive id and returns every field as given', async (context) => {
     const { repository } = storeOf(context)
-    const pet = await run(repository.insert({ name: 'Zoë 🐈', categoryId: -7, status: 'pending' }))
+    const pet = await run(repository.insert(aNewPet({ name: 'Zoë 🐈', categoryId: -7, status: 'pending' })))
     assert.ok(Number.isSafeInteger(pet.id) && pet.id > 0)
-    assert.equal(pet, { id: pet.id, name: 'Zoë 🐈', categoryId: -7, status: 'pending' })
+    assert.equal(pet, aPet({ id: pet.id, name: 'Zoë 🐈', categoryId: -7, status: 'pending' }))
   })
 
   contract('findById round-trips every field of a stored pet', async (context) => {
     const { repository } = storeOf(context)
     const name = ' e\u0301 \u00e9 ' + 'x'.repeat(150)
-    const pet = await run(repository.insert({ name, categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' }))
-    assert.equal(await run(repository.findById(pet.id)), O.some({ id: pet.id, name, categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' }))
+    const pet = await run(repository.insert(aNewPet({ name, categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' })))
+    assert.equal(
+      await run(repository.findById(pet.id)),
+      O.some(aPet({ id: pet.id, name, categoryId: Number.MAX_SAFE_INTEGER, status: 'sold' })),
+    )
   })
 
   contract('a task does its work each time it is run, and none when it is made', async (context) => {
