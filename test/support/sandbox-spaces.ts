@@ -4,13 +4,12 @@ import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import type { DataSets } from '../../src/wiring/data-sets.js'
+import { aNewPet } from './pet-builder.js'
 
 /** Five pets a sandbox starts from, and their ids. */
-export const SEED: ReadonlyArray<PetDraft> = Array.from({ length: 5 }, (_, index) => ({
-  name: `seeded ${index + 1}`,
-  categoryId: index,
-  status: 'available',
-}))
+export const SEED: ReadonlyArray<PetDraft> = Array.from({ length: 5 }, (_, index) =>
+  aNewPet({ name: `seeded ${index + 1}`, categoryId: index }),
+)
 export const SEEDED_IDS = [1, 2, 3, 4, 5]
 
 /** The ids of a list's pets. */

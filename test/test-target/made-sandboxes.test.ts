@@ -46,7 +46,7 @@ const anEntry = (path: string): Omit<SettledEntry, 'sequence'> => ({
 
 /** The sandboxes of a memory store, with the journal and fault scripts the HTTP adapter keeps beside them. */
 const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
-  const store = memoryStore([{ name: 'seeded', categoryId: 1, status: 'sold' }])
+  const store = memoryStore([aNewPet({ name: 'seeded' })])
   const made = madeKeys(options)
   const sandboxes = perKeySandboxes(store.dataSets, made)
   const journal = requestJournal(DEFAULT_SANDBOX_BUDGET.journalBytes)

@@ -264,7 +264,7 @@ Script('a delay on a keyed create is listed in Preference-Applied only when it r
   assert.is(created.status, 201)
   assert.is(created.headers.get('preference-applied'), 'delay=50')
   const refused = await api.request('POST', '/v1/pets', {
-    body: { name: '' },
+    body: aNewPet({ name: '' }),
     headers: { prefer: 'delay=50', 'idempotency-key': 'slow-3' },
   })
   assertError(refused, 400, 'invalid_body')

@@ -1,6 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startPetStore } from '../../src/main/test-target/start-pet-store.js'
+import { aNewPet } from '../support/pet-builder.js'
 import { send } from '../support/start-api.js'
 
 const Start = suite('startPetStore (petstore-service/testing)')
@@ -52,7 +53,7 @@ Start('startPetStore makes a sandbox per worker, and counts and filters what eac
   try {
     const worker = await petStore.newSandbox()
     assert.is.not(worker.key, petStore.key)
-    const created = await send(petStore.url, 'POST', '/v1/pets', { key: worker.key, body: { name: 'Rex', categoryId: 1 } })
+    const created = await send(petStore.url, 'POST', '/v1/pets', { key: worker.key, body: aNewPet() })
     assert.is(created.status, 201)
     assert.is((await send(petStore.url, 'GET', '/v1/pets', { key: worker.key })).status, 200)
     // Nothing of the worker's shows in the service's own sandbox.
