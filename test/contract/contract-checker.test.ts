@@ -2,12 +2,13 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { type ContractCheck, contractChecker, type ObservedResponse } from '../support/contract-checker.js'
+import { aPet } from '../support/pet-builder.js'
 
 interface Context {
   check: ContractCheck
 }
 
-const PET = { id: 1, name: 'Rex', categoryId: 1, status: 'available' }
+const PET = aPet()
 const COMMON = {
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',

@@ -7,6 +7,7 @@ import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
+import { aNewPet } from '../support/pet-builder.js'
 
 interface StringSchema {
   readonly minLength: number
@@ -28,7 +29,7 @@ const serviceAccepts = async (value: string): Promise<boolean> => {
     client: 'client',
     key: idempotencyKeyOf(value),
     fingerprint: 'f',
-    body: { name: 'Rex', categoryId: 1 },
+    body: aNewPet(),
   })()
   return !(E.isLeft(result) && result.left._tag === 'InvalidParameter')
 }
