@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { heldCreate } from '../support/held-create.js'
+import { aNewPet, aPet } from '../support/pet-builder.js'
 import { OTHER_KEY, send, servedBy, TEST_KEY } from '../support/start-api.js'
 import { MAIN, spawnService, START_SCRIPT, waitForUrl } from '../support/spawn-service.js'
 
@@ -200,14 +201,14 @@ Main('When SIGTERM arrives during a request, then that request is answered and t
   const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY })
   const url = new URL(await waitForUrl(service))
   // The service has the request before the signal; the rest of its body comes once shutdown began.
-  const held = heldCreate(url, JSON.stringify({ name: 'Rex', categoryId: 1 }))
+  const held = heldCreate(url, JSON.stringify(aNewPet({ name: 'Rex' })))
   await held.received
   service.child.kill('SIGTERM')
   await service.printed(/shutting down/)
   held.finish()
   const { status, text } = await held.answer
   assert.is(status, 201)
-  assert.equal(JSON.parse(text), { id: 1, name: 'Rex', categoryId: 1, status: 'available' })
+  assert.equal(JSON.parse(text), aPet({ id: 1, name: 'Rex' }))
   assert.is(await service.exited, 0)
 })
 
@@ -238,14 +239,14 @@ Main(
   async () => {
     const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY }, MAIN, ['--stop-on-stdin-close'], 'pipe')
     const url = new URL((await service.announced()).url)
-    const held = heldCreate(url, JSON.stringify({ name: 'Rex', categoryId: 1 }))
+    const held = heldCreate(url, JSON.stringify(aNewPet({ name: 'Rex' })))
     await held.received
     service.child.stdin?.end()
     await service.printed(/"stdin":"closed","msg":"shutting down/)
     held.finish()
     const { status, text } = await held.answer
     assert.is(status, 201)
-    assert.equal(JSON.parse(text), { id: 1, name: 'Rex', categoryId: 1, status: 'available' })
+    assert.equal(JSON.parse(text), aPet({ id: 1, name: 'Rex' }))
     assert.is(await service.exited, 0)
   },
 )
@@ -266,7 +267,7 @@ Main('With PETSTORE_STOP_ON_STDIN_CLOSE=on, a signal during the shutdown its sta
 Main('With PETSTORE_STOP_ON_STDIN_CLOSE=on, standard input closing during the shutdown a signal began cuts no request short', async () => {
   const service = spawnService({ PETSTORE_API_KEYS: TEST_KEY, PETSTORE_STOP_ON_STDIN_CLOSE: 'on' }, MAIN, [], 'pipe')
   const url = new URL((await service.announced()).url)
-  const held = heldCreate(url, JSON.stringify({ name: 'Rex', categoryId: 1 }))
+  const held = heldCreate(url, JSON.stringify(aNewPet({ name: 'Rex' })))
   await held.received
   service.child.kill('SIGTERM')
   await service.printed(/shutting down/)
@@ -304,13 +305,7 @@ Main('When PETSTORE_SEED=demo, then the start-up log says the store was seeded, 
 
 Main('When a seed entry is refused, then it stops naming PETSTORE_SEED[index].field, with every other bad setting', async () => {
   const file = join(tmpdir(), `petstore-seed-${process.pid}.json`)
-  writeFileSync(
-    file,
-    JSON.stringify([
-      { name: 'Rex', categoryId: 1 },
-      { name: 7, categoryId: 1 },
-    ]),
-  )
+  writeFileSync(file, JSON.stringify([aNewPet(), aNewPet({ name: 7 })]))
   const service = spawnService({ PETSTORE_SEED: file, PORT: 'abc' })
   assert.is(await service.exited, 1)
   assert.match(service.stderr(), 'PORT must be an integer from 0 to 65535')
@@ -322,7 +317,7 @@ Main('When PETSTORE_TEST_TARGET=on with the demo seed, then each key starts from
   const url = await waitForUrl(service)
   try {
     assert.match(service.stdout(), 'each sandbox starts from the seed demo (36 pets)')
-    const created = await send(url, 'POST', '/v1/pets', { body: { name: 'Mine', categoryId: 1 } })
+    const created = await send(url, 'POST', '/v1/pets', { body: aNewPet({ name: 'Mine' }) })
     assert.is((created.body as { id: number }).id, 37)
     assert.is((await send(url, 'GET', '/v1/pets/37', { key: OTHER_KEY })).status, 404)
     assert.is((await send(url, 'POST', '/v1/sandbox/reset')).status, 204)

@@ -3,6 +3,7 @@ import { connect } from 'node:net'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { heldCreate } from '../support/held-create.js'
+import { aNewPet, aPet } from '../support/pet-builder.js'
 import { spawnService, waitForUrl } from '../support/spawn-service.js'
 import { TEST_KEY } from '../support/start-api.js'
 
@@ -75,7 +76,7 @@ Shutdown(
     idle.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`)
 
     // A request certainly in flight across the signal: its body is only finished after it.
-    const held = heldCreate(url, JSON.stringify({ name: 'held across SIGTERM', categoryId: 1 }))
+    const held = heldCreate(url, JSON.stringify(aNewPet({ name: 'held across SIGTERM' })))
 
     // Steady load from every worker until the service is gone.
     let signalled = false
@@ -96,7 +97,7 @@ Shutdown(
           const answer =
             index % 2 === 0
               ? await call(url, agent, 'GET', '/v1/pets?limit=5')
-              : await call(url, agent, 'POST', '/v1/pets', JSON.stringify({ name: `w${index}`, categoryId: index }))
+              : await call(url, agent, 'POST', '/v1/pets', JSON.stringify(aNewPet({ name: `w${index}`, categoryId: index })))
           answered += 1
           markStarted(index)
           if (answer.status >= 500) badAnswers.push(`${answer.status} ${answer.body}`)
@@ -137,12 +138,7 @@ Shutdown(
       `  shutdown: ${answered} answers under load, refused at probe ${probes.length}, exit ${String(code)} ${Math.round(elapsed)} ms after SIGTERM`,
     )
     assert.is(heldAnswer.status, 201)
-    assert.equal(JSON.parse(heldAnswer.text), {
-      id: (JSON.parse(heldAnswer.text) as { id: number }).id,
-      name: 'held across SIGTERM',
-      categoryId: 1,
-      status: 'available',
-    })
+    assert.equal(JSON.parse(heldAnswer.text), aPet({ id: (JSON.parse(heldAnswer.text) as { id: number }).id, name: 'held across SIGTERM' }))
     assert.equal(errorsBeforeSignal, [])
     assert.equal(badAnswers, [])
     assert.ok(answered >= WORKERS)
@@ -160,7 +156,7 @@ Shutdown(
  * Continue`) and its body is held back until `finish` is called.
  */
 const heldRawCreate = (url: URL, name: string) => {
-  const body = JSON.stringify({ name, categoryId: 1 })
+  const body = JSON.stringify(aNewPet({ name }))
   const socket = connect(Number(url.port), url.hostname)
   socket.on('error', () => undefined)
   let text = ''

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openMongoStore } from '../../adapters/mongodb/mongo-store.js'
+import { aNewPet } from '../support/pet-builder.js'
 import { type RunningApi, startApi, TEST_KEY } from '../support/start-api.js'
 
 const SEED = Number(process.env.FC_SEED ?? Math.floor(Math.random() * 2 ** 31))
@@ -31,7 +32,7 @@ const request = fc.oneof(
     method: fc.constant('POST'),
     path: fc.constant('/v1/pets'),
     body: fc.oneof(
-      fc.constant('{"name":"Rex","categoryId":1}'),
+      fc.constant(JSON.stringify(aNewPet())),
       fc.string({ maxLength: 20 }),
       fc.jsonValue({ maxDepth: 1 }).map((value) => JSON.stringify(value) ?? ''),
     ),
