@@ -6,7 +6,7 @@ import { JsonInteger } from './integer-text.js'
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const
 export type PetStatus = (typeof PET_STATUSES)[number]
 
-/** What createPet assigns when the client omits `status` (docs/adr/0101-createpet-drops-unknown-fields-and-stores-values-exactly-or-refuses-them.md). */
+/** What createPet assigns when the client omits `status` (NewPet in docs/openapi.yaml): a pet without one would match no filter. */
 export const DEFAULT_STATUS: PetStatus = 'available'
 
 /** Longest accepted name, counted in Unicode code points as JSON Schema's maxLength counts them. */
@@ -32,9 +32,9 @@ const PetName = ruleCodec<string>('PetName', (input) => {
 })
 
 /**
- * Any safe integer: there is no category store to check against
- * (docs/adr/0101-createpet-drops-unknown-fields-and-stores-values-exactly-or-refuses-them.md). A JSON number beyond 2^53 - 1
- * may already have been rounded by the parser, so it is refused rather than stored wrong.
+ * Any safe integer, zero and negatives included: there is no category store to check against. A
+ * JSON number beyond 2^53 - 1 may already have been rounded by the parser, so it is refused rather
+ * than stored wrong.
  */
 export const CategoryId = JsonInteger(
   'CategoryId',

@@ -25,7 +25,7 @@ export interface Config {
   /** The pets an empty store starts from; undefined: none. */
   readonly seed: Seed | undefined
   /**
-   * PETSTORE_TEST_TARGET=on: the whole test target (docs/adr/1904-the-test-target-is-one-switch.md):
+   * PETSTORE_TEST_TARGET=on: the whole test target (docs/guides/settings.md#the-test-target):
    * each API key has a sandbox of its own, and clients may force failures and delays.
    */
   readonly testTarget: boolean
