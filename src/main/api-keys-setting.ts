@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either'
 import { API_KEY_CHARACTERS } from '../../adapters/http/auth.js'
-import type { Env, Read } from './setting-read.js'
+import { codecOf, type SettingCodec } from './setting-read.js'
 
 /** Where the API keys came from: the environment, or generated for this development run. */
 export type ApiKeys =
@@ -9,20 +9,23 @@ export type ApiKeys =
 export const MIN_KEY_LENGTH = 16
 const KEY_SYNTAX = new RegExp(`^${API_KEY_CHARACTERS}$`)
 
-/** PETSTORE_API_KEYS: the configured keys, or one generated for a development run (refused with NODE_ENV=production). */
-export const apiKeysSetting = (env: Env, generateKey: () => string): Read<ApiKeys> => {
-  const text = env.PETSTORE_API_KEYS ?? ''
-  if (text.trim() === '') {
-    return env.NODE_ENV === 'production'
-      ? E.left('PETSTORE_API_KEYS must list at least one API key when NODE_ENV=production')
-      : E.right({ source: 'generated', key: generateKey() })
-  }
-  const keys = text.split(',').map((key) => key.trim())
-  // Name the position, never the key: configured keys appear nowhere, not even in errors.
-  const problems = keys.flatMap((key, index) => {
-    if (key.length < MIN_KEY_LENGTH) return [`key ${index + 1} is shorter than ${MIN_KEY_LENGTH} characters`]
-    if (!KEY_SYNTAX.test(key)) return [`key ${index + 1} has characters a Bearer token cannot carry`]
-    return []
+/**
+ * PETSTORE_API_KEYS: the configured keys, or one generated for a development run (by `generateKey`),
+ * refused when `production`.
+ */
+export const apiKeysCodec = (production: boolean, generateKey: () => string): SettingCodec<ApiKeys> =>
+  codecOf('ApiKeys', (text: string | undefined = '') => {
+    if (text.trim() === '') {
+      return production
+        ? E.left('must list at least one API key when NODE_ENV=production')
+        : E.right({ source: 'generated', key: generateKey() })
+    }
+    const keys = text.split(',').map((key) => key.trim())
+    // Name the position, never the key: configured keys appear nowhere, not even in errors.
+    const problems = keys.flatMap((key, index) => {
+      if (key.length < MIN_KEY_LENGTH) return [`key ${index + 1} is shorter than ${MIN_KEY_LENGTH} characters`]
+      if (!KEY_SYNTAX.test(key)) return [`key ${index + 1} has characters a Bearer token cannot carry`]
+      return []
+    })
+    return problems.length > 0 ? E.left(`is invalid: ${problems.join('; ')}`) : E.right({ source: 'configured', keys })
   })
-  return problems.length > 0 ? E.left(`PETSTORE_API_KEYS is invalid: ${problems.join('; ')}`) : E.right({ source: 'configured', keys })
-}

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
+import { apSecond } from 'fp-ts/Apply'
 import * as E from 'fp-ts/Either'
+import { pipe } from 'fp-ts/function'
+import * as RA from 'fp-ts/ReadonlyArray'
+import * as t from 'io-ts'
 import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
-import { type ApiKeys, apiKeysSetting } from './api-keys-setting.js'
+import { SafeIntegerText, safeIntegerText } from '../domain/integer-text.js'
+import { type ApiKeys, apiKeysCodec } from './api-keys-setting.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
-import { type Env, integerSetting, type Read } from './setting-read.js'
+import { codecOf, type Env, onOff, readAll, type Read, readSetting, refused, Validation, withDefault } from './setting-read.js'
 import { REMOVED_SETTINGS } from './settings.js'
 import { type MadeSandboxesConfig, madeSandboxesSetting, madeSandboxesThatFit } from './made-sandboxes-config.js'
 import { type StoreConfig, storeSetting } from './store-config.js'
@@ -31,26 +36,36 @@ export interface Config {
   readonly testTarget: boolean
   /** With the test target, how many POST /v1/sandboxes may have open at once, and how long each may go unused. */
   readonly madeSandboxes: MadeSandboxesConfig
-  /** Whether the process shuts down, as on SIGTERM, when its standard input closes. */
+  /**
+   * Whether the process shuts down, as on SIGTERM, when its standard input closes: for a harness that
+   * starts it through a wrapper that does not pass signals on (npx).
+   */
   readonly stopOnStdinClose: boolean
 }
 
 const DEFAULT_PORT = 8080
 const DEFAULT_HOST = '127.0.0.1'
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
-
 const MIN_CURSOR_SECRET_LENGTH = 16
 
-const cursorSecretSetting = (env: Env): Read<string | undefined> => {
-  const secret = env.PETSTORE_CURSOR_SECRET
-  if (secret === undefined || secret === '') return E.right(undefined)
-  return secret.length >= MIN_CURSOR_SECRET_LENGTH
-    ? E.right(secret)
-    : E.left(`PETSTORE_CURSOR_SECRET must be at least ${MIN_CURSOR_SECRET_LENGTH} characters`)
-}
+const Port = withDefault(DEFAULT_PORT, SafeIntegerText(0, 65535))
+const Host = withDefault(DEFAULT_HOST, t.string)
+const MaxBodyBytes = withDefault(DEFAULT_MAX_BODY_BYTES, SafeIntegerText(1, 100 * 1024 * 1024))
 
-const corsSetting = (env: Env): Read<'*' | ReadonlyArray<string> | undefined> => {
-  const text = (env.PETSTORE_CORS_ORIGINS ?? '').trim()
+const CursorSecret = withDefault<string | undefined>(
+  undefined,
+  codecOf('CursorSecret', (secret: string) =>
+    secret.length >= MIN_CURSOR_SECRET_LENGTH ? E.right(secret) : E.left(`must be at least ${MIN_CURSOR_SECRET_LENGTH} characters`),
+  ),
+)
+
+/** LOG_LEVEL: `info` when unset; set, even to nothing, one of LOG_LEVELS. */
+const LogLevel = codecOf('LogLevel', (level: string | undefined = 'info') =>
+  LOG_LEVELS.includes(level) ? E.right(level) : E.left(`must be one of ${LOG_LEVELS.join(', ')}`),
+)
+
+const CorsOrigins = codecOf('CorsOrigins', (setting: string | undefined): E.Either<string, '*' | ReadonlyArray<string> | undefined> => {
+  const text = (setting ?? '').trim()
   if (text === '') return E.right(undefined)
   if (text === '*') return E.right('*')
   const origins = text.split(',').map((origin) => origin.trim())
@@ -58,131 +73,86 @@ const corsSetting = (env: Env): Read<'*' | ReadonlyArray<string> | undefined> =>
   const bad = origins.filter((origin) => !/^https?:\/\/(?:[^/\s:[\]]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$/.test(origin))
   return bad.length === 0
     ? E.right(origins)
-    : E.left(`PETSTORE_CORS_ORIGINS must be * or comma-separated origins like https://app.example.com (not: ${bad.join(', ')})`)
-}
+    : E.left(`must be * or comma-separated origins like https://app.example.com (not: ${bad.join(', ')})`)
+})
 
-const rateLimitSetting = (env: Env): Read<number | undefined> => {
-  const text = (env.PETSTORE_RATE_LIMIT ?? '').trim()
+const RateLimit = codecOf('RateLimit', (setting: string | undefined): E.Either<string, number | undefined> => {
+  const text = (setting ?? '').trim()
   if (text === '' || text === 'off') return E.right(undefined)
-  return E.mapLeft(() => 'PETSTORE_RATE_LIMIT must be off or a number of requests per minute from 1 to 1000000')(
-    integerSetting({ PETSTORE_RATE_LIMIT: text }, 'PETSTORE_RATE_LIMIT', 0, 1, 1_000_000),
-  )
-}
-
-const metricsSetting = (env: Env): Read<boolean> => {
-  const text = env.PETSTORE_METRICS ?? ''
-  if (text === '' || text === 'on') return E.right(true)
-  return text === 'off' ? E.right(false) : E.left('PETSTORE_METRICS must be on or off')
-}
-
-/**
- * PETSTORE_STOP_ON_STDIN_CLOSE: whether the end of standard input stops the process, for a harness
- * that starts it through a wrapper that does not pass signals on (npx).
- */
-const stopOnStdinCloseSetting = (env: Env): Read<boolean> => {
-  const text = env.PETSTORE_STOP_ON_STDIN_CLOSE ?? ''
-  if (text === '' || text === 'off') return E.right(false)
-  return text === 'on' ? E.right(true) : E.left('PETSTORE_STOP_ON_STDIN_CLOSE must be off or on')
-}
-
-/** PETSTORE_TEST_TARGET: whether the whole test target (sandboxes per key, and faults) is on. */
-const testTargetSetting = (env: Env): Read<boolean> => {
-  const text = env.PETSTORE_TEST_TARGET ?? ''
-  if (text === '' || text === 'off') return E.right(false)
-  return text === 'on' ? E.right(true) : E.left('PETSTORE_TEST_TARGET must be off or on')
-}
-
-const logLevelSetting = (env: Env): Read<string> => {
-  const level = env.LOG_LEVEL ?? 'info'
-  return LOG_LEVELS.includes(level) ? E.right(level) : E.left(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
-}
+  const limit = safeIntegerText(text, 1, 1_000_000)
+  return limit !== undefined ? E.right(limit) : E.left('must be off or a number of requests per minute from 1 to 1000000')
+})
 
 /** A setting no longer read stops start-up, naming what replaced it, rather than being ignored. */
-const removedSettings = (env: Env): ReadonlyArray<string> =>
-  REMOVED_SETTINGS.flatMap(({ name, replacement }) => ((env[name] ?? '') === '' ? [] : [`${name} is no longer read: ${replacement}`]))
+const removedSettings = (env: Env): Read<ReadonlyArray<undefined>> =>
+  pipe(
+    REMOVED_SETTINGS,
+    RA.traverse(Validation)(({ name, replacement }) =>
+      readSetting(env, name, withDefault(undefined, refused(`is no longer read: ${replacement}`))),
+    ),
+  )
+
+/** Sandboxes per key would need collections per key on MongoDB, which resets would race with. */
+const testTargetOnMemory = (config: Config): Read<Config> =>
+  config.testTarget && config.store.kind === 'mongodb'
+    ? E.left([
+        'PETSTORE_TEST_TARGET=on needs the embedded store (PETSTORE_STORE=memory): its sandboxes are for ' +
+          'client developers running one instance, and on MongoDB they would need collections per key ' +
+          'that resets race with (docs/adr/2003-per-key-sandboxes-on-the-embedded-store-only.md)',
+      ])
+    : E.right(config)
+
+/** With the test target, as many made sandboxes as fit in half of `heapBytes`. */
+const madeSandboxesInHeap =
+  (env: Env, heapBytes: number) =>
+  (config: Config): Read<Config> =>
+    config.testTarget
+      ? pipe(
+          madeSandboxesThatFit(env, config.madeSandboxes, {
+            keys: config.apiKeys.source === 'configured' ? config.apiKeys.keys.length : 1,
+            seededPets: config.seed?.pets.length ?? 0,
+            heapBytes,
+          }),
+          E.map((madeSandboxes) => ({ ...config, madeSandboxes })),
+        )
+      : E.right(config)
 
 const readTextFile = (path: string): string => readFileSync(path, 'utf8')
 
 /**
- * Reads every setting and reports every problem at once, each naming its variable. `readText`
- * reads the seed file named by PETSTORE_SEED; `heapBytes` is the heap the test target's sandboxes
- * must fit in half of (this process's).
+ * Reads every setting and reports every problem at once, each naming its variable; then the rules
+ * between settings. `readText` reads the seed file named by PETSTORE_SEED; `heapBytes` is the heap
+ * the test target's sandboxes must fit in half of (this process's).
  */
 export const readConfig = (
   env: Env,
   generateKey: () => string,
   readText: (path: string) => string = readTextFile,
   heapBytes: number = getHeapStatistics().heap_size_limit,
-): E.Either<ReadonlyArray<string>, Config> => {
-  const store = storeSetting(env)
-  const port = integerSetting(env, 'PORT', DEFAULT_PORT, 0, 65535)
-  const maxBodyBytes = integerSetting(env, 'PETSTORE_MAX_BODY_BYTES', DEFAULT_MAX_BODY_BYTES, 1, 100 * 1024 * 1024)
-  const apiKeys = apiKeysSetting(env, generateKey)
-  const cursorSecret = cursorSecretSetting(env)
-  const logLevel = logLevelSetting(env)
-  const corsOrigins = corsSetting(env)
-  const rateLimit = rateLimitSetting(env)
-  const metrics = metricsSetting(env)
-  const stopOnStdinClose = stopOnStdinCloseSetting(env)
-  const testTarget = testTargetSetting(env)
-  const madeSandboxes = madeSandboxesSetting(env, E.isRight(testTarget) ? testTarget.right : undefined)
-  // A seed may hold many problems, each its own line.
-  const seed = readSeed(env.PETSTORE_SEED, readText)
-  const removed = removedSettings(env)
-  if (
-    removed.length > 0 ||
-    E.isLeft(store) ||
-    E.isLeft(port) ||
-    E.isLeft(maxBodyBytes) ||
-    E.isLeft(apiKeys) ||
-    E.isLeft(cursorSecret) ||
-    E.isLeft(logLevel) ||
-    E.isLeft(corsOrigins) ||
-    E.isLeft(rateLimit) ||
-    E.isLeft(metrics) ||
-    E.isLeft(stopOnStdinClose) ||
-    E.isLeft(testTarget) ||
-    E.isLeft(madeSandboxes) ||
-    E.isLeft(seed)
-  ) {
-    const reads = [port, maxBodyBytes, apiKeys, cursorSecret, logLevel, corsOrigins, rateLimit, metrics, stopOnStdinClose, testTarget]
-    return E.left([
-      ...removed,
-      ...(E.isLeft(store) ? store.left : []),
-      ...reads.flatMap((read) => (E.isLeft(read) ? [read.left] : [])),
-      ...(E.isLeft(madeSandboxes) ? madeSandboxes.left : []),
-      ...(E.isLeft(seed) ? seed.left : []),
-    ])
-  }
-  if (store.right.kind === 'mongodb' && testTarget.right) {
-    return E.left([
-      'PETSTORE_TEST_TARGET=on needs the embedded store (PETSTORE_STORE=memory): its sandboxes are for ' +
-        'client developers running one instance, and on MongoDB they would need collections per key ' +
-        'that resets race with (docs/adr/2003-per-key-sandboxes-on-the-embedded-store-only.md)',
-    ])
-  }
-  const made = testTarget.right
-    ? madeSandboxesThatFit(env, madeSandboxes.right, {
-        keys: apiKeys.right.source === 'configured' ? apiKeys.right.keys.length : 1,
-        seededPets: seed.right?.pets.length ?? 0,
-        heapBytes,
-      })
-    : E.right(madeSandboxes.right)
-  if (E.isLeft(made)) return E.left([made.left])
-  return E.right({
-    store: store.right,
-    port: port.right,
-    host: env.HOST === undefined || env.HOST === '' ? DEFAULT_HOST : env.HOST,
-    apiKeys: apiKeys.right,
-    maxBodyBytes: maxBodyBytes.right,
-    cursorSecret: cursorSecret.right,
-    logLevel: logLevel.right,
-    corsOrigins: corsOrigins.right,
-    rateLimit: rateLimit.right,
-    metrics: metrics.right,
-    seed: seed.right,
-    testTarget: testTarget.right,
-    madeSandboxes: made.right,
-    stopOnStdinClose: stopOnStdinClose.right,
+): Read<Config> => {
+  // Read first: whether the made sandboxes' settings may be set depends on it.
+  const testTarget = readSetting(env, 'PETSTORE_TEST_TARGET', onOff(false))
+  const settings = readAll({
+    store: storeSetting(env),
+    port: readSetting(env, 'PORT', Port),
+    host: readSetting(env, 'HOST', Host),
+    maxBodyBytes: readSetting(env, 'PETSTORE_MAX_BODY_BYTES', MaxBodyBytes),
+    apiKeys: readSetting(env, 'PETSTORE_API_KEYS', apiKeysCodec(env.NODE_ENV === 'production', generateKey)),
+    cursorSecret: readSetting(env, 'PETSTORE_CURSOR_SECRET', CursorSecret),
+    logLevel: readSetting(env, 'LOG_LEVEL', LogLevel),
+    corsOrigins: readSetting(env, 'PETSTORE_CORS_ORIGINS', CorsOrigins),
+    rateLimit: readSetting(env, 'PETSTORE_RATE_LIMIT', RateLimit),
+    metrics: readSetting(env, 'PETSTORE_METRICS', onOff(true)),
+    stopOnStdinClose: readSetting(env, 'PETSTORE_STOP_ON_STDIN_CLOSE', onOff(false)),
+    testTarget,
+    madeSandboxes: madeSandboxesSetting(env, E.isRight(testTarget) ? testTarget.right : undefined),
+    // A seed may hold many problems, each its own line.
+    seed: readSeed(env.PETSTORE_SEED, readText),
   })
+  return pipe(
+    removedSettings(env),
+    apSecond(Validation)(settings),
+    E.chain(testTargetOnMemory),
+    E.chain(madeSandboxesInHeap(env, heapBytes)),
+  )
 }

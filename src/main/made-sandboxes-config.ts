@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/Either'
+import type * as t from 'io-ts'
+import { SafeIntegerText } from '../domain/integer-text.js'
 import { DEFAULT_SANDBOX_BUDGET, DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX, sandboxBytes } from '../wiring/sandbox-budget.js'
-import { type Env, integerSetting, type Read } from './setting-read.js'
+import { type Env, readAll, type Read, readSetting, refused, withDefault } from './setting-read.js'
 
 /** The settings of the sandboxes made at run time (POST /v1/sandboxes), and the heap they must fit in. */
 export interface MadeSandboxesConfig {
@@ -13,24 +15,27 @@ export interface MadeSandboxesConfig {
 /** The longest PETSTORE_SANDBOX_IDLE_SECONDS: a week. */
 const MAX_SANDBOX_IDLE_SECONDS = 604_800
 
-const MADE_SANDBOX_OVERRIDES = ['PETSTORE_SANDBOX_MAX', 'PETSTORE_SANDBOX_IDLE_SECONDS'] as const
-
 /**
- * The bounds of the sandboxes made at run time; each problem names its variable. They are read for
- * the test target only: set while it is off (`testTarget` false), each is refused, since a value
- * that does nothing must not look as if it did.
+ * The codec of a setting of the made sandboxes. They are read for the test target only: set while
+ * it is off (`testTarget` false), each is refused, since a value that does nothing must not look as
+ * if it did.
  */
-export const madeSandboxesSetting = (env: Env, testTarget: boolean | undefined): E.Either<ReadonlyArray<string>, MadeSandboxesConfig> => {
-  if (testTarget === false) {
-    const ignored = MADE_SANDBOX_OVERRIDES.filter((name) => (env[name] ?? '') !== '')
-    if (ignored.length > 0)
-      return E.left(ignored.map((name) => `${name} is read only with PETSTORE_TEST_TARGET=on: unset it, or turn the test target on`))
-  }
-  const max = integerSetting(env, 'PETSTORE_SANDBOX_MAX', DEFAULT_SANDBOX_MAX, 1, 100_000)
-  const idleSeconds = integerSetting(env, 'PETSTORE_SANDBOX_IDLE_SECONDS', DEFAULT_SANDBOX_IDLE_SECONDS, 1, MAX_SANDBOX_IDLE_SECONDS)
-  if (E.isLeft(max) || E.isLeft(idleSeconds)) return E.left([max, idleSeconds].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
-  return E.right({ max: max.right, idleSeconds: idleSeconds.right })
-}
+const madeSandboxesCodec = (testTarget: boolean | undefined, fallback: number, codec: t.Decoder<string, number>) =>
+  withDefault(
+    fallback,
+    testTarget === false ? refused('is read only with PETSTORE_TEST_TARGET=on: unset it, or turn the test target on') : codec,
+  )
+
+/** The bounds of the sandboxes made at run time, with the test target on (`testTarget`), off or unknown (undefined). */
+export const madeSandboxesSetting = (env: Env, testTarget: boolean | undefined): Read<MadeSandboxesConfig> =>
+  readAll({
+    max: readSetting(env, 'PETSTORE_SANDBOX_MAX', madeSandboxesCodec(testTarget, DEFAULT_SANDBOX_MAX, SafeIntegerText(1, 100_000))),
+    idleSeconds: readSetting(
+      env,
+      'PETSTORE_SANDBOX_IDLE_SECONDS',
+      madeSandboxesCodec(testTarget, DEFAULT_SANDBOX_IDLE_SECONDS, SafeIntegerText(1, MAX_SANDBOX_IDLE_SECONDS)),
+    ),
+  })
 
 const MIB = 1024 * 1024
 const mib = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`
@@ -52,11 +57,11 @@ export const madeSandboxesThatFit = (
     `half of this process's heap (${mib(heapBytes)}) holds ${fit + keys} sandboxes at their budget of ${mib(each)}, ` +
     `and the configured keys have ${keys}`
   if (fit < 1)
-    return E.left(`PETSTORE_TEST_TARGET=on leaves no room for a made sandbox: ${sizes}; give node a larger heap (--max-old-space-size)`)
+    return E.left([`PETSTORE_TEST_TARGET=on leaves no room for a made sandbox: ${sizes}; give node a larger heap (--max-old-space-size)`])
   if (made.max <= fit) return E.right(made)
   if ((env.PETSTORE_SANDBOX_MAX ?? '') !== '')
-    return E.left(
+    return E.left([
       `PETSTORE_SANDBOX_MAX=${made.max} does not fit in memory: ${sizes}; set at most ${fit}, or give node a larger heap (--max-old-space-size)`,
-    )
+    ])
   return E.right({ ...made, max: fit, lowered: `PETSTORE_SANDBOX_MAX is unset: at most ${fit} made sandboxes, not ${made.max}: ${sizes}` })
 }

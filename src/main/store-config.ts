@@ -1,8 +1,9 @@
 import * as E from 'fp-ts/Either'
-import { safeIntegerText } from '../domain/integer-text.js'
+import { pipe } from 'fp-ts/function'
 import ConnectionString from 'mongodb-connection-string-url'
+import { SafeIntegerText, safeIntegerText } from '../domain/integer-text.js'
 import { DEFAULT_TIMEOUT_MS } from '../../adapters/mongodb/mongo-options.js'
-import { type Env, integerSetting, type Read } from './setting-read.js'
+import { codecOf, type Env, readAll, type Read, readSetting, type SettingCodec, withDefault } from './setting-read.js'
 
 /** Which PetRepository adapter the service runs on. */
 export type StoreConfig =
@@ -31,50 +32,66 @@ const databaseNameProblem = (name: string): string | undefined => {
   return forbidden === undefined ? undefined : `contains ${JSON.stringify(forbidden)}`
 }
 
-const dbNameOf = (uri: string): Read<string> => {
-  try {
-    const database = decodeURIComponent(new ConnectionString(uri).pathname.replace(/^\//, ''))
-    if (database === '') return E.left('MONGODB_URI names no database: add one to its path (mongodb+srv://host/petstore)')
+/** MONGODB_URI: required, with a database MongoDB accepts in its path. */
+const MongoUri = codecOf(
+  'MongoUri',
+  (uri: string | undefined = ''): E.Either<string, { readonly uri: string; readonly dbName: string }> => {
+    if (uri === '') return E.left('is required when PETSTORE_STORE=mongodb')
+    let database: string
+    try {
+      database = decodeURIComponent(new ConnectionString(uri).pathname.replace(/^\//, ''))
+    } catch {
+      return E.left('is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)')
+    }
+    if (database === '') return E.left('names no database: add one to its path (mongodb+srv://host/petstore)')
     const problem = databaseNameProblem(database)
     return problem === undefined
-      ? E.right(database)
+      ? E.right({ uri, dbName: database })
       : E.left(
-          `MONGODB_URI must name in its path a database MongoDB accepts, 1 to ${MAX_DB_NAME_BYTES} bytes without / \\ . space " $ or NUL: ` +
+          `must name in its path a database MongoDB accepts, 1 to ${MAX_DB_NAME_BYTES} bytes without / \\ . space " $ or NUL: ` +
             `${JSON.stringify(database)} ${problem}`,
         )
-  } catch {
-    return E.left('MONGODB_URI is not a valid MongoDB connection string (mongodb:// or mongodb+srv://)')
-  }
-}
+  },
+)
 
-const writeConcernSetting = (env: Env): Read<'majority' | number> => {
-  const text = env.PETSTORE_MONGODB_WRITE_CONCERN ?? ''
-  if (text === '' || text === 'majority') return E.right('majority')
-  // 0 (unacknowledged) is refused: a 201 must mean the server has the pet.
-  const nodes = safeIntegerText(text, 1, 9)
-  return nodes !== undefined ? E.right(nodes) : E.left('PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)')
-}
+const TimeoutMs = withDefault(DEFAULT_TIMEOUT_MS, SafeIntegerText(100, 60_000))
 
-/** The store and its settings; every problem of the MongoDB settings at once, each naming its variable. */
-export const storeSetting = (env: Env): E.Either<ReadonlyArray<string>, StoreConfig> => {
-  const kind = env.PETSTORE_STORE ?? ''
-  if (kind === '') {
-    return env.NODE_ENV === 'production'
-      ? E.left([
-          'PETSTORE_STORE must be set when NODE_ENV=production: the default in-memory store loses every pet on restart (set mongodb, or memory on purpose)',
-        ])
-      : E.right({ kind: 'memory' })
-  }
-  if (kind === 'memory') return E.right({ kind: 'memory' })
-  if (kind !== 'mongodb') return E.left(['PETSTORE_STORE must be memory or mongodb'])
-  const uri = env.MONGODB_URI ?? ''
-  const uriSet: Read<string> = uri === '' ? E.left('MONGODB_URI is required when PETSTORE_STORE=mongodb') : E.right(uri)
-  // Without a URI, its path cannot be read: that problem is the missing URI's alone.
-  const dbName: Read<string> = uri === '' ? E.right('') : dbNameOf(uri)
-  const timeoutMs = integerSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', DEFAULT_TIMEOUT_MS, 100, 60_000)
-  const writeConcern = writeConcernSetting(env)
-  if (E.isLeft(uriSet) || E.isLeft(dbName) || E.isLeft(timeoutMs) || E.isLeft(writeConcern)) {
-    return E.left([uriSet, dbName, timeoutMs, writeConcern].flatMap((read) => (E.isLeft(read) ? [read.left] : [])))
-  }
-  return E.right({ kind: 'mongodb', uri, dbName: dbName.right, timeoutMs: timeoutMs.right, writeConcern: writeConcern.right })
-}
+const WriteConcern = withDefault<'majority' | number>(
+  'majority',
+  codecOf('WriteConcern', (text: string) => {
+    if (text === 'majority') return E.right('majority')
+    // 0 (unacknowledged) is refused: a 201 must mean the server has the pet.
+    const nodes = safeIntegerText(text, 1, 9)
+    return nodes !== undefined ? E.right(nodes) : E.left('must be majority or a number of nodes (1-9)')
+  }),
+)
+
+/** PETSTORE_STORE; unset, the in-memory store, unless in `production`, where it must be chosen. */
+const storeKind = (production: boolean): SettingCodec<StoreConfig['kind']> =>
+  codecOf('StoreKind', (kind: string | undefined = '') => {
+    if (kind === '')
+      return production
+        ? E.left(
+            'must be set when NODE_ENV=production: the default in-memory store loses every pet on restart (set mongodb, or memory on purpose)',
+          )
+        : E.right('memory')
+    return kind === 'memory' || kind === 'mongodb' ? E.right(kind) : E.left('must be memory or mongodb')
+  })
+
+/** The store and its settings, the MongoDB ones read only for MongoDB. */
+export const storeSetting = (env: Env): Read<StoreConfig> =>
+  pipe(
+    readSetting(env, 'PETSTORE_STORE', storeKind(env.NODE_ENV === 'production')),
+    E.chain((kind): Read<StoreConfig> =>
+      kind === 'memory'
+        ? E.right({ kind })
+        : pipe(
+            readAll({
+              connection: readSetting(env, 'MONGODB_URI', MongoUri),
+              timeoutMs: readSetting(env, 'PETSTORE_MONGODB_TIMEOUT_MS', TimeoutMs),
+              writeConcern: readSetting(env, 'PETSTORE_MONGODB_WRITE_CONCERN', WriteConcern),
+            }),
+            E.map(({ connection, ...bounds }) => ({ kind, ...connection, ...bounds })),
+          ),
+    ),
+  )
