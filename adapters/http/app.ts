@@ -19,7 +19,6 @@ import { connectionClose } from './connection-close.js'
 import { errorBoundary } from './error-boundary.js'
 import type { AppExtension } from './extension.js'
 import type { Redact } from './key-redaction.js'
-import { DEFAULT_MAX_BODY_BYTES } from './json-body.js'
 import { createMetrics, registerMetricsRoute } from './metrics.js'
 import { loadOpenApiDocument } from './openapi-document.js'
 import { rateLimit } from './rate-limit.js'
@@ -38,7 +37,8 @@ export interface AppOptions {
   readonly logger: Logger
   /** Shared by every instance behind one load balancer; random per process when omitted. */
   readonly cursors?: CursorCodec
-  readonly maxBodyBytes?: number
+  /** The largest request body accepted, in bytes. */
+  readonly maxBodyBytes: number
   /** The contract served at /v1/openapi.json, less the features that are off; docs/openapi.yaml when omitted. */
   readonly openApiDocument?: Readonly<Record<string, unknown>>
   /** Readiness of the store for /readyz, and whether shutdown has begun. */
@@ -87,7 +87,7 @@ export const createRouter = (): Router => new Router({ sensitive: true, strict: 
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
   const extension = options.extension
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const { maxBodyBytes } = options
   registerHealthRoutes(router, options.health)
   const served = servedDocumentOf(options)
   registerDocsRoutes(router, served)

@@ -7,9 +7,6 @@ import { type FailureState, sendFailure } from './error-response.js'
 import { type HttpFailure, malformedJson, payloadTooLarge, unsupportedMediaType } from './http-failures.js'
 import { nestsDeeperThan, withRoundedIntegersAsText } from './json-checks.js'
 
-/** Default largest request body accepted, in bytes (1 MiB; PETSTORE_MAX_BODY_BYTES). */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
-
 /** Deeper JSON than any pet needs is refused, so that nothing downstream recurses without bound. */
 const MAX_JSON_DEPTH = 64
 

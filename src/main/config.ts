@@ -5,7 +5,6 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as RA from 'fp-ts/ReadonlyArray'
 import * as t from 'io-ts'
-import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { SafeIntegerText, safeIntegerText } from '../domain/integer-text.js'
 import { type ApiKeys, apiKeysCodec } from './api-keys-setting.js'
 import { readSeed, type Seed } from './seed/read-seed.js'
@@ -44,6 +43,8 @@ export interface Config {
 }
 
 const DEFAULT_PORT = 8080
+/** The largest request body accepted, in bytes, unless PETSTORE_MAX_BODY_BYTES says otherwise: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 const DEFAULT_HOST = '127.0.0.1'
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const MIN_CURSOR_SECRET_LENGTH = 16

@@ -1,9 +1,9 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { KEY_IN_USE_RETRY_AFTER_SECONDS, RETRY_AFTER_SECONDS } from '../../adapters/http/error-response.js'
-import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { LIMIT_DEFAULT, LIMIT_MAX } from '../../src/domain/list-pets.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/main/config.js'
 import { readDocuments } from '../support/documents.js'
 
 /** How each fact a client sees is written when it is stated (case-insensitive). */

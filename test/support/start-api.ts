@@ -5,7 +5,6 @@ import pino from 'pino'
 import { staticKeyAuthenticator } from '../../adapters/auth/static-key-authenticator.js'
 import { type AppOptions, buildApp, servedDocumentOf } from '../../adapters/http/app.js'
 import { createHttpServer, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../../adapters/http/http-server.js'
-import { DEFAULT_MAX_BODY_BYTES } from '../../adapters/http/json-body.js'
 import { keyRedactor } from '../../adapters/http/key-redaction.js'
 import { testTarget } from '../../adapters/test-target/test-target.js'
 import type { SandboxBudget } from '../../src/wiring/sandbox-budget.js'
@@ -18,6 +17,7 @@ import type { IdempotencyStore } from '../../src/domain/idempotency-store.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import type { Store } from '../../src/wiring/store.js'
 import { petUseCases } from '../../src/domain/use-cases.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/main/config.js'
 import { type ContractCheck, contractChecker } from './contract-checker.js'
 
 export const TEST_KEY = 'test-key-0123456789abcdef'
@@ -204,6 +204,7 @@ export const startApi = async (
   } = {},
 ): Promise<RunningApi> => {
   const pets = options.store?.shared.pets ?? options.pets ?? memoryPetRepository()
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const logger = options.logger ?? pino({ level: 'silent' })
   const redact = options.redact ?? keyRedactor([TEST_KEY, OTHER_KEY], options.sandboxes === undefined ? [] : [MADE_KEY_FORM])
   const mounted =
@@ -214,7 +215,7 @@ export const startApi = async (
           madeKeys: options.madeKeys ?? madeKeys(),
           ...(options.budget === undefined ? {} : { budget: options.budget }),
           redact,
-          maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+          maxBodyBytes,
           ...(options.shutdown === undefined ? {} : { shutdown: options.shutdown }),
         })
   const appOptions: AppOptions = {
@@ -223,6 +224,7 @@ export const startApi = async (
     authenticator: staticKeyAuthenticator([TEST_KEY, OTHER_KEY]),
     redact,
     logger,
+    maxBodyBytes,
     // Each app would register Node's default metrics again; the metrics tests turn them on.
     metrics: false,
     openApiDocument: SOURCE_DOCUMENT,
