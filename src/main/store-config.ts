@@ -2,7 +2,6 @@ import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import ConnectionString from 'mongodb-connection-string-url'
 import { SafeIntegerText, safeIntegerText } from '../domain/integer-text.js'
-import { DEFAULT_TIMEOUT_MS } from '../../adapters/mongodb/mongo-options.js'
 import { codecOf, type Env, readAll, type Read, readSetting, type SettingCodec, withDefault } from './setting-read.js'
 
 /** Which PetRepository adapter the service runs on. */
@@ -15,6 +14,9 @@ export type StoreConfig =
       readonly timeoutMs: number
       readonly writeConcern: 'majority' | number
     }
+
+/** The bound on each round trip to MongoDB, in milliseconds, unless PETSTORE_MONGODB_TIMEOUT_MS says otherwise. */
+const DEFAULT_MONGODB_TIMEOUT_MS = 2000
 
 /** MongoDB's limit on a database name, in UTF-8 bytes. */
 const MAX_DB_NAME_BYTES = 63
@@ -54,7 +56,7 @@ const MongoUri = codecOf(
   },
 )
 
-const TimeoutMs = withDefault(DEFAULT_TIMEOUT_MS, SafeIntegerText(100, 60_000))
+const TimeoutMs = withDefault(DEFAULT_MONGODB_TIMEOUT_MS, SafeIntegerText(100, 60_000))
 
 const WriteConcern = withDefault<'majority' | number>(
   'majority',
