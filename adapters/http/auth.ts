@@ -7,10 +7,15 @@ import { duplicateAuthorization } from './http-failures.js'
 
 /**
  * The characters of an API key: RFC 6750's b64token, what can follow `Bearer ` unchanged. Keys are
- * checked against it when configured (src/main/config.ts), and credentials when read, so the two can
+ * checked against it when configured (isBearerToken), and credentials when read, so the two can
  * never drift apart.
  */
 export const API_KEY_CHARACTERS = '[A-Za-z0-9\\-._~+/]+=*'
+
+const TOKEN = new RegExp(`^${API_KEY_CHARACTERS}$`)
+
+/** Whether a key can be sent as it is after `Bearer `: the composition root refuses a configured key that cannot. */
+export const isBearerToken = (key: string): boolean => TOKEN.test(key)
 
 /**
  * `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1); the token has RFC 6750's
