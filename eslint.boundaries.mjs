@@ -12,11 +12,11 @@ const DOMAIN_MESSAGE = 'src/domain is pure: it may import only fp-ts, io-ts and 
 const WIRING_MESSAGE =
   'src/wiring holds the contracts the composition root wires adapters through: it may import only fp-ts, io-ts, the domain and its own modules.'
 const ADAPTER_MESSAGE =
-  'An adapter depends on the domain and src/wiring only, never on another adapter or on the composition root (src/main).'
+  'An adapter depends on the domain, src/wiring and src/package-root.ts only, never on another adapter or on the composition root (src/main).'
 const TEST_TARGET_NAMES_MESSAGE =
   'The test target is an extension of the HTTP adapter (adapters/http/extension.ts): adapters/http, adapters/auth, adapters/memory and src/domain name none of its concepts (sandbox, fault, journal, inspector, test target).'
 const TEST_TARGET_MESSAGE =
-  'The test target is a second driver built on the HTTP adapter: it depends on the domain, src/wiring, adapters/http and adapters/auth only, never on another adapter or on src/main.'
+  'The test target is a second driver built on the HTTP adapter: it depends on the domain, src/wiring, src/package-root.ts, adapters/http and adapters/auth only, never on another adapter or on src/main.'
 
 export default [
   {
@@ -43,7 +43,14 @@ export default [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:domain|wiring)/(?!.*\\.\\./))', message: ADAPTER_MESSAGE }] },
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:(?:domain|wiring)/(?!.*\\.\\./)|package-root\\.js$))',
+              message: ADAPTER_MESSAGE,
+            },
+          ],
+        },
       ],
     },
   },
@@ -57,7 +64,8 @@ export default [
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!\\.\\./|(?:http|auth)/[^/]+$)|^\\.\\./\\.\\./(?!src/(?:domain|wiring)/(?!.*\\.\\./))',
+              regex:
+                '^\\.\\./(?!\\.\\./|(?:http|auth)/[^/]+$)|^\\.\\./\\.\\./(?!src/(?:(?:domain|wiring)/(?!.*\\.\\./)|package-root\\.js$))',
               message: TEST_TARGET_MESSAGE,
             },
           ],

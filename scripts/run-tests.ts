@@ -2,7 +2,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process'
 import { readdirSync, rmSync, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
-import { PACKAGE_ROOT as ROOT } from '../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../src/package-root.js'
 import { shownLines, skipReasons, totalOf } from './test-output.js'
 
 /**

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { loadOpenApiDocument } from '../adapters/http/openapi-document.js'
-import { PACKAGE_ROOT } from '../adapters/http/package-root.js'
+import { PACKAGE_ROOT } from '../src/package-root.js'
 import { testTargetContract } from '../adapters/test-target/contract.js'
 
 /** Where the types of `petstore-service/testing` are written: a source of the package, committed. */

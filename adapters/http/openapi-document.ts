@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { load } from 'js-yaml'
-import { PACKAGE_ROOT } from './package-root.js'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
 
 /** docs/openapi.yaml, the contract. */
 const OPENAPI_FILE = resolve(PACKAGE_ROOT, 'docs/openapi.yaml')

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { loadOpenApiDocument, mergeOverlay } from '../http/openapi-document.js'
-import { PACKAGE_ROOT } from '../http/package-root.js'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
 
 /** The test target's part of the contract: one overlay of docs/openapi.yaml. */
 const OVERLAY_PATH = resolve(PACKAGE_ROOT, 'docs/openapi-test-target.yaml')

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type Router from '@koa/router'
 import { DOCS_CSP } from '../http/docs-routes.js'
-import { PACKAGE_ROOT } from '../http/package-root.js'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
 
 /** The page's files, in the source tree (never compiled, so never under dist/). */
 const PAGE_DIRECTORY = resolve(PACKAGE_ROOT, 'adapters/test-target/sandbox-page')

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { PACKAGE_ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT } from '../package-root.js'
 import { SETTING_GROUPS, SETTINGS } from './settings.js'
 
 /** What the command line asks for. */

@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { readDocuments } from '../support/documents.js'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../../src/package-root.js'
 
 const REMARK = resolve(ROOT, 'node_modules/.bin/remark')
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { minVersion, satisfies } from 'semver'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../../src/package-root.js'
 
 const read = (file: string): unknown => JSON.parse(readFileSync(resolve(ROOT, file), 'utf8'))
 

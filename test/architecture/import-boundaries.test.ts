@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import type { ESLint as ESLintClass, Linter } from 'eslint'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../../src/package-root.js'
 
 interface Modules {
   readonly ESLint: typeof ESLintClass
@@ -47,6 +47,7 @@ Boundaries('forbids the domain adapters, mongodb, node I/O and the composition r
     '../main/config.js',
     '../main/main.js',
     '../wiring/store.js',
+    '../package-root.js',
   ]) {
     const found = await violations(`import '${source}'\n`, 'src/domain/planted.ts')
     assert.is(found.length, 1, source)
@@ -59,7 +60,7 @@ Boundaries('allows the domain fp-ts, io-ts and its own modules', async () => {
   assert.equal(await violations(code, 'src/domain/planted.ts'), [])
 })
 
-Boundaries('forbids an adapter to import another adapter or the composition root', async () => {
+Boundaries("forbids an adapter to import another adapter or the composition root, and lets it find the package's files", async () => {
   for (const source of [
     '../memory/memory-pet-repository.js',
     '../../src/main/main.js',
@@ -69,21 +70,26 @@ Boundaries('forbids an adapter to import another adapter or the composition root
     assert.is((await violations(`import '${source}'\n`, 'adapters/http/planted.ts')).length, 1, source)
   }
   const allowed =
-    "import { Pet } from '../../src/domain/pet.js'\nimport type { Store } from '../../src/wiring/store.js'\nimport Koa from 'koa'\n"
+    "import { Pet } from '../../src/domain/pet.js'\nimport type { Store } from '../../src/wiring/store.js'\nimport Koa from 'koa'\n" +
+    "import { PACKAGE_ROOT } from '../../src/package-root.js'\n"
   assert.equal(await violations(allowed, 'adapters/http/planted.ts'), [])
 })
 
-Boundaries('lets the test target build on the HTTP adapter, and never the HTTP adapter import the test target', async () => {
-  assert.equal(await violations("import { sendFailure } from '../http/error-response.js'\n", 'adapters/test-target/planted.ts'), [])
-  for (const source of ['../memory/memory-store.js', '../http/../memory/memory-store.js', '../../src/main/main.js']) {
-    assert.is((await violations(`import '${source}'\n`, 'adapters/test-target/planted.ts')).length, 1, source)
-  }
-  const imported = await violations("import { testTarget } from '../test-target/test-target.js'\n", 'adapters/http/planted.ts')
-  assert.ok(
-    imported.some((message) => message.startsWith('no-restricted-imports: ')),
-    imported.join('; '),
-  )
-})
+Boundaries(
+  "lets the test target build on the HTTP adapter and find the package's files, and never the HTTP adapter import the test target",
+  async () => {
+    const allowed = "import { sendFailure } from '../http/error-response.js'\nimport { PACKAGE_ROOT } from '../../src/package-root.js'\n"
+    assert.equal(await violations(allowed, 'adapters/test-target/planted.ts'), [])
+    for (const source of ['../memory/memory-store.js', '../http/../memory/memory-store.js', '../../src/main/main.js']) {
+      assert.is((await violations(`import '${source}'\n`, 'adapters/test-target/planted.ts')).length, 1, source)
+    }
+    const imported = await violations("import { testTarget } from '../test-target/test-target.js'\n", 'adapters/http/planted.ts')
+    assert.ok(
+      imported.some((message) => message.startsWith('no-restricted-imports: ')),
+      imported.join('; '),
+    )
+  },
+)
 
 Boundaries(
   'keeps every name of the test target out of the code it extends: adapters/http, adapters/auth, adapters/memory, src/domain',
@@ -120,7 +126,7 @@ Boundaries('lets src/wiring import the domain and its own modules only', async (
     await violations("import type { Pet } from '../domain/pet.js'\nimport type { Store } from './store.js'\n", 'src/wiring/planted.ts'),
     [],
   )
-  for (const source of ['../../adapters/memory/memory-store.js', '../main/config.js', 'koa', 'node:fs']) {
+  for (const source of ['../../adapters/memory/memory-store.js', '../main/config.js', 'koa', 'node:fs', '../package-root.js']) {
     assert.is((await violations(`import '${source}'\n`, 'src/wiring/planted.ts')).length, 1, source)
   }
 })

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import ts from 'typescript'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../../src/package-root.js'
 
 /** The service's own modules: every TypeScript file under these folders. */
 const FOLDERS = ['src', 'adapters', 'scripts']

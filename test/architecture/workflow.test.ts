@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { load } from 'js-yaml'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../../src/package-root.js'
 
 const WORKFLOW = resolve(ROOT, '.github/workflows/ci.yml')
 

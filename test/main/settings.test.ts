@@ -4,7 +4,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SETTING_GROUPS, SETTINGS } from '../../src/main/settings.js'
 import { variablesReadConfigReads } from '../support/settings-read.js'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../../src/package-root.js'
 
 const Settings = suite('The settings the service reads, the list --help shows, and the settings guide')
 

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert'
 import { type ServiceProcess, waitForUrl, watched } from '../support/spawn-service.js'
 import { variablesReadConfigReads } from '../support/settings-read.js'
 import { send, TEST_KEY } from '../support/start-api.js'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../../src/package-root.js'
 
 interface Finished {
   readonly code: number | null

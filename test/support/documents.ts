@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { PACKAGE_ROOT as ROOT } from '../../adapters/http/package-root.js'
+import { PACKAGE_ROOT as ROOT } from '../../src/package-root.js'
 
 export interface Document {
   /** From the repository's root, such as `docs/guides/paging.md`. */
