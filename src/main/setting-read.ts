@@ -48,7 +48,7 @@ export const codecOf = <I, A>(name: string, read: (input: I) => E.Either<string,
 export const withDefault = <A>(fallback: A, codec: t.Decoder<string, A>): SettingCodec<A> =>
   decoderOf(codec.name, (text, context) => (text === undefined || text === '' ? t.success(fallback) : codec.validate(text, context)))
 
-/** The text of a setting that must not be set (the setting is saying so): `problem` says why. */
+/** Refuses any text, saying `problem`: with withDefault, a setting that may only be left unset or empty. */
 export const refused = (problem: string): t.Decoder<string, never> => codecOf('Refused', () => E.left(problem))
 
 /** An on/off switch, `fallback` when unset or empty; its problem names the default first: `must be off or on`. */

@@ -340,6 +340,51 @@ Config('When a seed is not JSON, not an array or not readable, then start-up say
   assert.is(problemOf('missing.json'), 'PETSTORE_SEED: cannot read missing.json (ENOENT); set demo or the path of a JSON file')
 })
 
+Config('reports a problem with every setting at once, each naming its variable: removed settings first, the seed last', () => {
+  const env = {
+    MONGODB_DB: 'pets',
+    PETSTORE_STORE: 'mongodb',
+    MONGODB_URI: 'mongodb://db.example',
+    PETSTORE_MONGODB_TIMEOUT_MS: 'soon',
+    PETSTORE_MONGODB_WRITE_CONCERN: 'all',
+    PORT: 'abc',
+    PETSTORE_MAX_BODY_BYTES: '0',
+    PETSTORE_API_KEYS: 'short-key',
+    PETSTORE_CURSOR_SECRET: 'short',
+    LOG_LEVEL: 'loud',
+    PETSTORE_CORS_ORIGINS: 'app.example.com',
+    PETSTORE_RATE_LIMIT: '0',
+    PETSTORE_METRICS: 'maybe',
+    PETSTORE_STOP_ON_STDIN_CLOSE: 'yes',
+    PETSTORE_TEST_TARGET: 'yes',
+    PETSTORE_SANDBOX_MAX: '0',
+    PETSTORE_SANDBOX_IDLE_SECONDS: '0',
+    PETSTORE_SEED: 'missing.json',
+  }
+  assert.equal(
+    readConfig(env, generated, files({})),
+    E.left([
+      'MONGODB_DB is no longer read: name the database in the path of MONGODB_URI (mongodb+srv://host/petstore)',
+      'MONGODB_URI names no database: add one to its path (mongodb+srv://host/petstore)',
+      'PETSTORE_MONGODB_TIMEOUT_MS must be an integer from 100 to 60000',
+      'PETSTORE_MONGODB_WRITE_CONCERN must be majority or a number of nodes (1-9)',
+      'PORT must be an integer from 0 to 65535',
+      'PETSTORE_MAX_BODY_BYTES must be an integer from 1 to 104857600',
+      'PETSTORE_API_KEYS is invalid: key 1 is shorter than 16 characters',
+      'PETSTORE_CURSOR_SECRET must be at least 16 characters',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+      'PETSTORE_CORS_ORIGINS must be * or comma-separated origins like https://app.example.com (not: app.example.com)',
+      'PETSTORE_RATE_LIMIT must be off or a number of requests per minute from 1 to 1000000',
+      'PETSTORE_METRICS must be on or off',
+      'PETSTORE_STOP_ON_STDIN_CLOSE must be off or on',
+      'PETSTORE_TEST_TARGET must be off or on',
+      'PETSTORE_SANDBOX_MAX must be an integer from 1 to 100000',
+      'PETSTORE_SANDBOX_IDLE_SECONDS must be an integer from 1 to 604800',
+      'PETSTORE_SEED: cannot read missing.json (ENOENT); set demo or the path of a JSON file',
+    ]),
+  )
+})
+
 Config('The demo seed has at least 30 pets, every status, several categories and a name beyond ASCII', () => {
   assert.ok(DEMO_PETS.length >= 30)
   assert.equal([...new Set(DEMO_PETS.map((pet) => pet.status))].sort(), ['available', 'pending', 'sold'])
