@@ -71,15 +71,11 @@ export const registerPetRoutes = (router: Router, { useCases, cursors, maxBodyBy
       const body = ctx.state.body
       const key = ctx.headers['idempotency-key']
       const client = ctx.state.client
-      const result =
+      const idempotency =
         typeof key === 'string' && client !== undefined
-          ? await useCasesOf(ctx).createPetIdempotently({
-              client: client.scope,
-              key: idempotencyKeyOf(key),
-              fingerprint: bodyFingerprint(body),
-              body,
-            })()
-          : await useCasesOf(ctx).createPet(body)()
+          ? { client: client.scope, key: idempotencyKeyOf(key), fingerprint: bodyFingerprint(body) }
+          : undefined
+      const result = await useCasesOf(ctx).createPet(body, idempotency)()
       if (E.isLeft(result)) return sendFailure(ctx, result.left)
       const pet = result.right
       ctx.status = 201

@@ -3,7 +3,6 @@ import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { describeErrors, ruleCodec } from './codec.js'
-import { decodeNewPet } from './create-pet.js'
 import {
   type IdempotencyKeyInUse,
   idempotencyKeyInUse,
@@ -11,7 +10,6 @@ import {
   idempotencyKeyMismatch,
   type InvalidParameter,
   invalidParameter,
-  type InvalidPet,
   type StoreError,
 } from './errors.js'
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store.js'
@@ -20,40 +18,31 @@ import type { PetRepository } from './pet-repository.js'
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
-/** A createPet that a client may safely retry: the key, who sent it, and what was sent. */
-export interface IdempotentCreateRequest {
+/** What makes a createPet safe to retry: the key, who sent it, and what was sent. */
+export interface IdempotencyKey {
   /** Who sent the key: keys are scoped to their client, so no client can see another's response. */
   readonly client: string
   readonly key: string
   /** Equal for bodies that are equal as JSON (key order and whitespace do not matter). */
   readonly fingerprint: string
-  readonly body: unknown
 }
-
-type IdempotentCreateError = InvalidParameter | InvalidPet | StoreError | IdempotencyKeyMismatch | IdempotencyKeyInUse
 
 /** 1 to 255 visible ASCII characters: what fits in a header and a log line unchanged. */
 const KEY_SYNTAX = new RegExp(`^[\\x21-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`)
 
-const IdempotencyKey = ruleCodec<string>('IdempotencyKey', (input) =>
+const KeyText = ruleCodec<string>('IdempotencyKey', (input) =>
   typeof input === 'string' && KEY_SYNTAX.test(input) ? undefined : `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters`,
 )
 
-/**
- * The key, then the body: a request the rules refuse holds no key and touches no store. The body's
- * problems are InvalidPet's, the key's InvalidParameter's, so they are not named together.
- */
-const decodeIdempotentCreate = (
-  request: IdempotentCreateRequest,
-): E.Either<InvalidParameter | InvalidPet, { scope: string; draft: PetDraft }> =>
+const IdempotencyHeader = t.type({ 'Idempotency-Key': KeyText })
+
+/** Where the key is recorded: the key within its client's keys, once its syntax is checked. */
+export const scopeOf = ({ client, key }: IdempotencyKey): E.Either<InvalidParameter, string> =>
   pipe(
-    t.type({ 'Idempotency-Key': IdempotencyKey }).decode({ 'Idempotency-Key': request.key }),
-    E.mapLeft((errors): InvalidParameter | InvalidPet => invalidParameter(describeErrors(errors))),
-    E.flatMap(({ 'Idempotency-Key': key }) =>
-      pipe(
-        decodeNewPet(request.body),
-        E.map((draft) => ({ scope: `${request.client}:${key}`, draft })),
-      ),
+    IdempotencyHeader.decode({ 'Idempotency-Key': key }),
+    E.bimap(
+      (errors) => invalidParameter(describeErrors(errors)),
+      (header) => `${client}:${header['Idempotency-Key']}`,
     ),
   )
 
@@ -78,32 +67,38 @@ const endingLease =
       TE.flatMap(() => TE.left(error)),
     )
 
+type CreateOnceError = StoreError | IdempotencyKeyMismatch | IdempotencyKeyInUse
+
+type Claimed = Extract<IdempotencyClaim, { readonly kind: 'claimed' }>
+
+/** What a key another request holds answers: that request's pet for the same body, else why not. */
+const heldAnswer = (
+  fingerprint: string,
+  claim: Exclude<IdempotencyClaim, Claimed>,
+): E.Either<IdempotencyKeyMismatch | IdempotencyKeyInUse, Pet> => {
+  if (claim.fingerprint !== fingerprint) return E.left(idempotencyKeyMismatch)
+  return claim.kind === 'completed' ? E.right(claim.pet) : E.left(idempotencyKeyInUse)
+}
+
 /**
- * createPet with an Idempotency-Key: the first request with a key creates the pet and records the
- * answer; a retry with the same key and body gets that same pet without creating anything; the same
- * key with another body is refused, and so is a retry while the first is still being processed.
+ * createPet with an idempotency key, once the key and the body are valid: the first request with a
+ * key creates the pet and records the answer; a retry with the same key and body gets that same pet
+ * without creating anything; the same key with another body is refused, and so is a retry while the
+ * first is still being processed.
  */
-export const createPetIdempotently =
-  (deps: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }) =>
-  (request: IdempotentCreateRequest): TE.TaskEither<IdempotentCreateError, Pet> => {
-    const resume =
-      (scope: string, draft: PetDraft) =>
-      (claim: IdempotencyClaim): TE.TaskEither<IdempotentCreateError, Pet> => {
-        switch (claim.kind) {
-          case 'claimed':
-            return pipe(
-              deps.pets.insert(draft, claim.createId),
-              TE.tap((pet) => deps.idempotency.complete(scope, claim.createId, request.fingerprint, pet)),
-              TE.orElseW(endingLease(deps.idempotency, scope, claim.token)),
-            )
-          case 'completed':
-            return claim.fingerprint === request.fingerprint ? TE.right(claim.pet) : TE.left(idempotencyKeyMismatch)
-          case 'in_progress':
-            return TE.left(claim.fingerprint === request.fingerprint ? idempotencyKeyInUse : idempotencyKeyMismatch)
-        }
-      }
+export const createPetOnce =
+  (deps: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }, scope: string, fingerprint: string) =>
+  (draft: PetDraft): TE.TaskEither<CreateOnceError, Pet> => {
+    const insertClaimed = (claim: Claimed): TE.TaskEither<StoreError, Pet> =>
+      pipe(
+        deps.pets.insert(draft, claim.createId),
+        TE.tap((pet) => deps.idempotency.complete(scope, claim.createId, fingerprint, pet)),
+        TE.orElseW(endingLease(deps.idempotency, scope, claim.token)),
+      )
     return pipe(
-      decodeIdempotentCreate(request),
-      E.matchW(TE.left, ({ scope, draft }) => pipe(deps.idempotency.claim(scope, request.fingerprint), TE.flatMap(resume(scope, draft)))),
+      deps.idempotency.claim(scope, fingerprint),
+      TE.flatMap((claim): TE.TaskEither<CreateOnceError, Pet> =>
+        claim.kind === 'claimed' ? insertClaimed(claim) : TE.fromEither(heldAnswer(fingerprint, claim)),
+      ),
     )
   }

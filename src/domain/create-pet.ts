@@ -1,8 +1,17 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
-import type * as TE from 'fp-ts/TaskEither'
+import * as TE from 'fp-ts/TaskEither'
 import { describeErrors } from './codec.js'
-import { type InvalidPet, invalidPet, type StoreError } from './errors.js'
+import { createPetOnce, type IdempotencyKey, scopeOf } from './create-pet-idempotently.js'
+import {
+  type IdempotencyKeyInUse,
+  type IdempotencyKeyMismatch,
+  type InvalidParameter,
+  type InvalidPet,
+  invalidPet,
+  type StoreError,
+} from './errors.js'
+import type { IdempotencyStore } from './idempotency-store.js'
 import { DEFAULT_STATUS, NewPet, type Pet, type PetDraft } from './pet.js'
 import type { PetRepository } from './pet-repository.js'
 
@@ -22,11 +31,25 @@ export const decodeNewPet = (body: unknown): E.Either<InvalidPet, PetDraft> => {
   )
 }
 
-/** createPet (spec §4.2): validate the body, then store it; the store assigns the id. */
+type CreatePetError = InvalidParameter | InvalidPet | StoreError | IdempotencyKeyMismatch | IdempotencyKeyInUse
+
+/**
+ * createPet (spec §4.2): validate the body, then store it; the store assigns the id. With an
+ * idempotency key, the key's syntax is checked first, then the body, and the pet is created once
+ * per key (createPetOnce): a request the rules refuse holds no key and touches no store. The body's
+ * problems are InvalidPet's, the key's InvalidParameter's, so they are not named together.
+ */
 export const createPet =
-  (deps: { readonly pets: PetRepository }) =>
-  (body: unknown): TE.TaskEither<InvalidPet | StoreError, Pet> =>
-  async () => {
-    const draft = decodeNewPet(body)
-    return E.isLeft(draft) ? draft : deps.pets.insert(draft.right)()
-  }
+  (deps: { readonly pets: PetRepository; readonly idempotency: IdempotencyStore }) =>
+  (body: unknown, key?: IdempotencyKey): TE.TaskEither<CreatePetError, Pet> =>
+    key === undefined
+      ? pipe(
+          decodeNewPet(body),
+          E.matchW(TE.left, (draft) => deps.pets.insert(draft)),
+        )
+      : pipe(
+          E.Do,
+          E.bind('scope', () => scopeOf(key)),
+          E.bindW('draft', () => decodeNewPet(body)),
+          E.matchW(TE.left, ({ scope, draft }) => createPetOnce(deps, scope, key.fingerprint)(draft)),
+        )

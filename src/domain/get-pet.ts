@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
-import type * as TE from 'fp-ts/TaskEither'
+import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { describeErrors } from './codec.js'
 import { type InvalidParameter, invalidParameter, type PetNotFound, petNotFound, type StoreError } from './errors.js'
 import { INT64_MAX, INT64_MIN, IntegerText } from './integer-text.js'
-import type { Pet } from './pet.js'
+import type { Pet, PetId } from './pet.js'
 import type { PetRepository } from './pet-repository.js'
 
 /**
@@ -27,18 +27,16 @@ const decodePetId = (text: string): E.Either<InvalidParameter, bigint> =>
 
 const MAX_STORABLE_ID = BigInt(Number.MAX_SAFE_INTEGER)
 
-/**
- * getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. Ids are positive safe
- * integers, so only those need a look-up; any other is found nowhere.
- */
+/** Ids are positive safe integers, so only those need a look-up; any other is found nowhere. */
+const storableId = (id: bigint): E.Either<PetNotFound, PetId> =>
+  id <= 0n || id > MAX_STORABLE_ID ? E.left(petNotFound(id.toString())) : E.right(Number(id))
+
+/** getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. */
 export const getPet =
   (deps: { readonly pets: PetRepository }) =>
   (petIdText: string): TE.TaskEither<InvalidParameter | PetNotFound | StoreError, Pet> =>
-  async () => {
-    const id = decodePetId(petIdText)
-    if (E.isLeft(id)) return id
-    const notFound = petNotFound(id.right.toString())
-    if (id.right <= 0n || id.right > MAX_STORABLE_ID) return E.left(notFound)
-    const found = await deps.pets.findById(Number(id.right))()
-    return E.isLeft(found) ? found : E.fromOption(() => notFound)(found.right)
-  }
+    pipe(
+      decodePetId(petIdText),
+      E.flatMap(storableId),
+      E.matchW(TE.left, (id) => pipe(deps.pets.findById(id), TE.flatMapEither(E.fromOption(() => petNotFound(String(id)))))),
+    )

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either'
+import { pipe } from 'fp-ts/function'
 import * as O from 'fp-ts/Option'
-import type * as TE from 'fp-ts/TaskEither'
+import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { describeErrors } from './codec.js'
 import { type InvalidParameter, invalidParameter, type StoreError } from './errors.js'
@@ -43,6 +44,15 @@ const decodeListRequest = ({ unread = [], ...request }: ListPetsRequest): E.Eith
   return E.right({ limit, ...(status === undefined ? {} : { status }), ...(after === undefined ? {} : { after }) })
 }
 
+/** The page of `limit` pets, from the `limit + 1` the store was asked for. */
+const pageOf =
+  (limit: number) =>
+  (found: ReadonlyArray<Pet>): PetPage => {
+    const pets = found.slice(0, limit)
+    const last = pets[pets.length - 1]
+    return { pets, next: found.length > limit && last !== undefined ? O.some(last.id) : O.none }
+  }
+
 /**
  * listPets (spec §4.1): a page of pets in ascending id order. The store is asked for one pet more
  * than the page holds, to learn without counting whether more exist.
@@ -50,13 +60,7 @@ const decodeListRequest = ({ unread = [], ...request }: ListPetsRequest): E.Eith
 export const listPets =
   (deps: { readonly pets: PetRepository }) =>
   (request: ListPetsRequest): TE.TaskEither<InvalidParameter | StoreError, PetPage> =>
-  async () => {
-    const query = decodeListRequest(request)
-    if (E.isLeft(query)) return query
-    const { limit } = query.right
-    const found = await deps.pets.list({ ...query.right, limit: limit + 1 })()
-    if (E.isLeft(found)) return found
-    const pets = found.right.slice(0, limit)
-    const last = pets[pets.length - 1]
-    return E.right({ pets, next: found.right.length > limit && last !== undefined ? O.some(last.id) : O.none })
-  }
+    pipe(
+      decodeListRequest(request),
+      E.matchW(TE.left, (query) => pipe(deps.pets.list({ ...query, limit: query.limit + 1 }), TE.map(pageOf(query.limit)))),
+    )

@@ -24,13 +24,8 @@ const documentAccepts = (value: string): boolean =>
 
 /** What the service decides, through the code createPet runs: the header's key, then the use case's check. */
 const serviceAccepts = async (value: string): Promise<boolean> => {
-  const { createPetIdempotently } = petUseCases({ pets: memoryPetRepository(), idempotency: memoryIdempotencyStore() })
-  const result = await createPetIdempotently({
-    client: 'client',
-    key: idempotencyKeyOf(value),
-    fingerprint: 'f',
-    body: aNewPet(),
-  })()
+  const { createPet } = petUseCases({ pets: memoryPetRepository(), idempotency: memoryIdempotencyStore() })
+  const result = await createPet(aNewPet(), { client: 'client', key: idempotencyKeyOf(value), fingerprint: 'f' })()
   return !(E.isLeft(result) && result.left._tag === 'InvalidParameter')
 }
 

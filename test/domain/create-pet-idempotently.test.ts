@@ -5,16 +5,22 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency-store.js'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
-import { createPetIdempotently, type IdempotentCreateRequest } from '../../src/domain/create-pet-idempotently.js'
+import { createPet } from '../../src/domain/create-pet.js'
+import type { IdempotencyKey } from '../../src/domain/create-pet-idempotently.js'
 import type { Pet } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { aNewPet } from '../support/pet-builder.js'
+import { spiedIdempotency } from '../support/spied-idempotency.js'
 
 const LEASE_MS = 1000
 
-const request = (body: unknown = aNewPet()): IdempotentCreateRequest => ({ client: 'client', key: 'key-0001', fingerprint: 'f1', body })
+/** createPet's arguments: a body, and the key it is sent with. */
+const request = (body: unknown = aNewPet(), fingerprint = 'f1'): [unknown, IdempotencyKey] => [
+  body,
+  { client: 'client', key: 'key-0001', fingerprint },
+]
 
-const CreateIdempotently = suite('createPetIdempotently')
+const CreateIdempotently = suite('createPet with an idempotency key')
 
 CreateIdempotently(
   'a create that outlived its lease while a retry took the key over answers the pet the key answers, stored once',
@@ -30,12 +36,12 @@ CreateIdempotently(
         pipe(
           TE.fromTask(async () => {
             now += LEASE_MS + 1
-            retried = await createPetIdempotently({ pets: repository, idempotency })(request())()
+            retried = await createPet({ pets: repository, idempotency })(...request())()
           }),
           TE.flatMap(() => repository.insert(draft, createId)),
         ),
     }
-    const first = await createPetIdempotently({ pets: slow, idempotency })(request())()
+    const first = await createPet({ pets: slow, idempotency })(...request())()
     assert.ok(retried !== undefined && E.isRight(retried), JSON.stringify(retried))
     assert.equal(first, retried)
     assert.equal(await repository.list({ limit: 10 })(), E.right([retried.right]))
@@ -58,9 +64,9 @@ CreateIdempotently(
   async () => {
     const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => 0 } })
     const repository = memoryPetRepository()
-    const failed = await createPetIdempotently({ pets: answerLost(repository), idempotency })(request())()
+    const failed = await createPet({ pets: answerLost(repository), idempotency })(...request())()
     assert.equal(failed, E.left({ _tag: 'StoreUnavailable', detail: 'insert pet: no answer within 4000 ms' }))
-    const retry = createPetIdempotently({ pets: repository, idempotency })(request())
+    const retry = createPet({ pets: repository, idempotency })(...request())
     const answered = await retry()
     assert.ok(E.isRight(answered), JSON.stringify(answered))
     assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
@@ -73,10 +79,10 @@ CreateIdempotently('a failed insert that stored nothing ends the lease: the retr
   const repository = memoryPetRepository()
   const refused = { ...repository, insert: () => TE.left({ _tag: 'StoreFailed', detail: 'insert pet: not authorized' } as const) }
   assert.equal(
-    await createPetIdempotently({ pets: refused, idempotency })(request())(),
+    await createPet({ pets: refused, idempotency })(...request())(),
     E.left({ _tag: 'StoreFailed', detail: 'insert pet: not authorized' }),
   )
-  const answered = await createPetIdempotently({ pets: repository, idempotency })(request())()
+  const answered = await createPet({ pets: repository, idempotency })(...request())()
   assert.ok(E.isRight(answered), JSON.stringify(answered))
   assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
 })
@@ -84,10 +90,10 @@ CreateIdempotently('a failed insert that stored nothing ends the lease: the retr
 CreateIdempotently('after a failed insert, another body with the key is a mismatch, never the first body’s pet', async () => {
   const idempotency = memoryIdempotencyStore({ leaseMs: LEASE_MS, clock: { now: () => 0 } })
   const repository = memoryPetRepository()
-  await createPetIdempotently({ pets: answerLost(repository), idempotency })(request(aNewPet({ name: 'Alpha' })))()
-  const other = { ...request(aNewPet({ name: 'Beta' })), fingerprint: 'f2' }
-  assert.equal(await createPetIdempotently({ pets: repository, idempotency })(other)(), E.left({ _tag: 'IdempotencyKeyMismatch' }))
-  const retry = await createPetIdempotently({ pets: repository, idempotency })(request(aNewPet({ name: 'Alpha' })))()
+  await createPet({ pets: answerLost(repository), idempotency })(...request(aNewPet({ name: 'Alpha' })))()
+  const other = request(aNewPet({ name: 'Beta' }), 'f2')
+  assert.equal(await createPet({ pets: repository, idempotency })(...other)(), E.left({ _tag: 'IdempotencyKeyMismatch' }))
+  const retry = await createPet({ pets: repository, idempotency })(...request(aNewPet({ name: 'Alpha' })))()
   assert.ok(E.isRight(retry) && retry.right.name === 'Alpha', JSON.stringify(retry))
   const stored = await repository.list({ limit: 10 })()
   assert.ok(E.isRight(stored) && stored.right.length === 1, JSON.stringify(stored))
@@ -103,40 +109,39 @@ CreateIdempotently(
       complete: () => TE.left({ _tag: 'StoreUnavailable', detail: 'complete idempotency key: timeout' } as const),
     }
     assert.equal(
-      await createPetIdempotently({ pets: repository, idempotency: unrecorded })(request())(),
+      await createPet({ pets: repository, idempotency: unrecorded })(...request())(),
       E.left({ _tag: 'StoreUnavailable', detail: 'complete idempotency key: timeout' }),
     )
-    const answered = await createPetIdempotently({ pets: repository, idempotency })(request())()
+    const answered = await createPet({ pets: repository, idempotency })(...request())()
     assert.ok(E.isRight(answered), JSON.stringify(answered))
     assert.equal(await repository.list({ limit: 10 })(), E.right([answered.right]))
   },
 )
 
-/** An idempotency store that records every call and answers from a memory store. */
-const spiedIdempotency = () => {
-  const calls: string[] = []
-  const store = memoryIdempotencyStore()
-  return {
-    calls,
-    store: {
-      claim: (scope: string, fingerprint: string) => (calls.push(`claim ${scope}`), store.claim(scope, fingerprint)),
-      complete: (...args: Parameters<typeof store.complete>) => (calls.push('complete'), store.complete(...args)),
-      endLease: (scope: string, token: string) => (calls.push('endLease'), store.endLease(scope, token)),
-    },
-  }
-}
-
 CreateIdempotently('an invalid body is refused with InvalidPet before any key is claimed', async () => {
   const spy = spiedIdempotency()
-  const result = await createPetIdempotently({ pets: memoryPetRepository(), idempotency: spy.store })(request(aNewPet({ name: '' })))()
+  const result = await createPet({ pets: memoryPetRepository(), idempotency: spy.store })(...request(aNewPet({ name: '' })))()
   assert.equal(result, E.left({ _tag: 'InvalidPet', problems: ['name: must not be empty'] }))
   assert.equal(spy.calls, [])
+})
+
+CreateIdempotently('a key of the wrong syntax is refused with InvalidParameter before the body is read, and touches no store', async () => {
+  const spy = spiedIdempotency()
+  const pets = memoryPetRepository()
+  const result = await createPet({ pets, idempotency: spy.store })(aNewPet({ name: '' }), {
+    client: 'client',
+    key: 'has space',
+    fingerprint: 'f1',
+  })()
+  assert.equal(result, E.left({ _tag: 'InvalidParameter', problems: ['Idempotency-Key: must be 1 to 255 visible ASCII characters'] }))
+  assert.equal(spy.calls, [])
+  assert.equal(await pets.list({ limit: 10 })(), E.right([]))
 })
 
 CreateIdempotently('a store failure ends the key’s lease, and the failure answered is the create’s', async () => {
   const spy = spiedIdempotency()
   const down = { ...memoryPetRepository(), insert: () => TE.left({ _tag: 'StoreUnavailable', detail: 'insert pet: timeout' } as const) }
-  const result = await createPetIdempotently({ pets: down, idempotency: spy.store })(request())()
+  const result = await createPet({ pets: down, idempotency: spy.store })(...request())()
   assert.equal(result, E.left({ _tag: 'StoreUnavailable', detail: 'insert pet: timeout' }))
   assert.equal(spy.calls, ['claim client:key-0001', 'endLease'])
   const retry = await spy.store.claim('client:key-0001', 'f1')()
@@ -153,7 +158,7 @@ CreateIdempotently(
       endLease: () => TE.left({ _tag: 'StoreUnavailable', detail: 'end idempotency lease: timeout' } as const),
     }
     const down = { ...memoryPetRepository(), insert: () => TE.left({ _tag: 'StoreFailed', detail: 'insert pet: not authorized' } as const) }
-    const result = await createPetIdempotently({ pets: down, idempotency: stuck })(request())()
+    const result = await createPet({ pets: down, idempotency: stuck })(...request())()
     assert.equal(
       result,
       E.left({
@@ -162,7 +167,7 @@ CreateIdempotently(
           "insert pet: not authorized; ending the idempotency key's lease failed too, so it stays in use until its lease ends: end idempotency lease: timeout",
       }),
     )
-    const retry = createPetIdempotently({ pets: memoryPetRepository(), idempotency })(request())
+    const retry = createPet({ pets: memoryPetRepository(), idempotency })(...request())
     assert.equal(await retry(), E.left({ _tag: 'IdempotencyKeyInUse' }))
     now += LEASE_MS
     assert.is((await retry())._tag, 'Right')
