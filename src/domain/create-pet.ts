@@ -48,8 +48,12 @@ export const createPet =
           E.matchW(TE.left, (draft) => deps.pets.insert(draft)),
         )
       : pipe(
-          E.Do,
-          E.bind('scope', () => scopeOf(key)),
-          E.bindW('draft', () => decodeNewPet(body)),
+          scopeOf(key),
+          E.flatMap((scope) =>
+            pipe(
+              decodeNewPet(body),
+              E.map((draft) => ({ scope, draft })),
+            ),
+          ),
           E.matchW(TE.left, ({ scope, draft }) => createPetOnce(deps, scope, key.fingerprint)(draft)),
         )
