@@ -72,7 +72,7 @@ export const authenticate =
  * the key; `second`'s refusal then stands (an extension's keys beside the configured ones).
  */
 export const eitherAuthenticator = (first: Authenticator, second: Authenticator): Authenticator => ({
-  // Asked on every request: written as the task it is, since TE.orElse would add promise hops (docs/performance.md).
+  // Asked on every request: a plain task (docs/adr/0105-use-cases-are-fp-ts-pipelines-of-named-steps.md).
   authenticate: (apiKey) => async () => {
     const known = await first.authenticate(apiKey)()
     return E.isRight(known) ? known : second.authenticate(apiKey)()

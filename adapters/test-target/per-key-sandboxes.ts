@@ -87,13 +87,12 @@ export const perKeySandboxes = (space: DataSets, made: MadeKeys): Sandboxes => {
     () =>
       made.isOpen(client.scope) ? task()() : refused()
   return {
-    // Chosen on every request: the open data set's use cases, without TE.map's promise hops.
-    useCasesFor: (client) => whileOpen(client, () => async () => E.map(useCasesOf)(await space.open(client.scope)())),
+    useCasesFor: (client) => whileOpen(client, () => pipe(space.open(client.scope), TE.map(useCasesOf))),
     reset: (client) => whileOpen(client, () => space.reset(client.scope)),
     clockOf: (sandbox) => space.clock(sandbox),
     advance: (client, ms) => whileOpen(client, () => space.advance(client.scope, ms)),
     madeKeys: {
-      // Asked first on every request of every key: written as the task it is, without a combinator's wrapping.
+      // Asked first on every request of every key: a plain task (docs/adr/0105-use-cases-are-fp-ts-pipelines-of-named-steps.md).
       authenticate: (apiKey) => async () => {
         await sweep()
         const client = made.find(apiKey)
