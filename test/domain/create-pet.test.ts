@@ -6,7 +6,7 @@ import { memoryIdempotencyStore } from '../../adapters/memory/memory-idempotency
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import { createPet } from '../../src/domain/create-pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
-import { aNewPet } from '../support/pet-builder.js'
+import { aNewPet, aPet } from '../support/pet-builder.js'
 import { spiedIdempotency } from '../support/spied-idempotency.js'
 
 /** createPet over `pets`, with an idempotency store of its own. */
@@ -17,8 +17,8 @@ const CreatePet = suite('createPet')
 CreatePet('stores a valid pet and returns it with a service-assigned id', async () => {
   const pets = memoryPetRepository()
   const created = await createPetIn(pets)(aNewPet({ name: 'Tom', categoryId: 3, status: 'pending' }))()
-  assert.equal(created, E.right({ id: 1, name: 'Tom', categoryId: 3, status: 'pending' }))
-  assert.equal(await pets.findById(1)(), E.right(O.some({ id: 1, name: 'Tom', categoryId: 3, status: 'pending' })))
+  assert.equal(created, E.right(aPet({ id: 1, name: 'Tom', categoryId: 3, status: 'pending' })))
+  assert.equal(await pets.findById(1)(), E.right(O.some(aPet({ id: 1, name: 'Tom', categoryId: 3, status: 'pending' }))))
 })
 
 CreatePet('ignores a client-sent id', async () => {
@@ -28,7 +28,7 @@ CreatePet('ignores a client-sent id', async () => {
 
 CreatePet('rejects an invalid pet with InvalidPet and stores nothing', async () => {
   const pets = memoryPetRepository()
-  const result = await createPetIn(pets)({ name: '', categoryId: 1 })()
+  const result = await createPetIn(pets)(aNewPet({ name: '' }))()
   assert.equal(result, E.left({ _tag: 'InvalidPet', problems: ['name: must not be empty'] }))
   assert.equal(await pets.list({ limit: 10 })(), E.right([]))
 })

@@ -4,17 +4,18 @@ import * as assert from 'uvu/assert'
 import { memoryPetRepository } from '../../adapters/memory/memory-pet-repository.js'
 import { getPet } from '../../src/domain/get-pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
+import { aNewPet, aPet } from '../support/pet-builder.js'
 
 const GetPet = suite('getPet')
 
 const withOnePet = async (): Promise<PetRepository> => {
   const pets = memoryPetRepository()
-  await pets.insert({ name: 'Rex', categoryId: 1, status: 'sold' })()
+  await pets.insert(aNewPet({ name: 'Rex', status: 'sold' }))()
   return pets
 }
 
 GetPet('returns the pet with the given id', async () => {
-  assert.equal(await getPet({ pets: await withOnePet() })('1')(), E.right({ id: 1, name: 'Rex', categoryId: 1, status: 'sold' }))
+  assert.equal(await getPet({ pets: await withOnePet() })('1')(), E.right(aPet({ id: 1, name: 'Rex', status: 'sold' })))
 })
 
 GetPet('returns PetNotFound for an id no pet has, including 0, negatives and ids beyond 2^53', async () => {

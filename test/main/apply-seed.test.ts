@@ -7,8 +7,9 @@ import { applySeed, seedRetryDelayMs } from '../../src/main/seed/apply-seed.js'
 import type { SeedOutcome } from '../../src/wiring/store.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { until } from '../support/until.js'
+import { aNewPet } from '../support/pet-builder.js'
 
-const SEED = { source: 'demo', pets: [{ name: 'Rex', categoryId: 1, status: 'available' as const }] }
+const SEED = { source: 'demo', pets: [aNewPet()] }
 const CONFIG = { seed: SEED, testTarget: false } as const
 
 const REFUSED: StoreError = { _tag: 'StoreFailed', detail: 'seed: not authorized' }

@@ -3,10 +3,11 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import { seedGate } from '../../src/main/seed/seed-gate.js'
+import { aNewPet } from '../support/pet-builder.js'
 
 const Gate = suite('The seed gate: readiness and creates wait for the seed to settle')
 
-const DRAFT = { name: 'Rex', categoryId: 1, status: 'available' } as const
+const DRAFT = aNewPet()
 
 Gate('Until the seed has settled, the store is not ready and a create is 503 and stores nothing; after, both go through', async () => {
   const opened = memoryStore()
