@@ -1,10 +1,10 @@
 import type { Context, Middleware } from 'koa'
 import type { Logger } from 'pino'
-import { loggedPath } from './access-log.js'
 import { type FailureState, sendFailure } from './error-response.js'
 import { internalError } from './http-failures.js'
 import type { Redact } from './key-redaction.js'
 import type { RequestIdState } from './request-id.js'
+import { loggedPath } from './request-log-line.js'
 import { routerRefusal } from './router-answers.js'
 
 export interface ErrorBoundaryOptions {

@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream'
 import type Koa from 'koa'
 import type { Logger } from 'pino'
-import { loggedPath } from './access-log.js'
 import { requestIdOf } from './request-id.js'
 import { rawHeadLines } from './raw-head.js'
 import { type ErrorResponse, toErrorResponse } from './error-response.js'
@@ -13,6 +12,7 @@ import { isClosing, markAnsweredByServer, markClosing } from './closing-connecti
 import { endLingering } from './lingering-close.js'
 import { expectationFailed, type HttpFailure, tunnelRefused } from './http-failures.js'
 import { failureOf, headFailureOf, MAX_HEADER_FIELDS } from './request-head.js'
+import { type ConnectionEnded, requestLog } from './request-log-line.js'
 
 /** Limits that keep slow or abusive clients from holding the server (documented in docs/guides/production.md). */
 export interface ServerLimits {
@@ -35,6 +35,8 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   connectionsCheckingIntervalMs: 1_000,
   lingerMs: 5_000,
 }
+
+const CONNECTION_CLOSING: ConnectionEnded = { _tag: 'ConnectionClosing' }
 
 /** The headers of an answer Koa never sees, beside the failure's own: the same as on every answer, and a close. */
 const outsideHeaders = (json: string, requestId: string, { headers }: ErrorResponse): Record<string, string> => ({
@@ -86,20 +88,23 @@ interface HttpServerOptions {
 
 export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SERVER_LIMITS }: HttpServerOptions): Server => {
   const handle = app.callback()
-  /** The same line the edge writes for requests Koa answers, so that every request is in the log. */
-  const log = (requestId: string, request: IncomingMessage | undefined, failure: string, status: number | null): void =>
-    logger.info(
-      {
-        requestId,
-        method: request?.method ?? null,
-        path: request?.url === undefined ? null : loggedPath(request.url.split('?')[0] ?? '', redact),
-        route: null,
-        status,
-        keyId: null,
-        failure,
-      },
-      'request',
-    )
+  const logRequest = requestLog(logger, redact)
+  /** The line of a request the app never carries out, in the shape of the edge's, so that every request is in the log. */
+  const log = (
+    requestId: string,
+    request: IncomingMessage | undefined,
+    failure: HttpFailure | ConnectionEnded,
+    status: number | null,
+  ): void =>
+    logRequest({
+      requestId,
+      method: request?.method ?? null,
+      path: request?.url === undefined ? null : (request.url.split('?')[0] ?? ''),
+      route: null,
+      status,
+      keyId: null,
+      failure,
+    })
   const answer = (request: IncomingMessage, response: ServerResponse, failure: HttpFailure): void => {
     markClosing(request.socket)
     const failed = toErrorResponse(failure)
@@ -107,13 +112,13 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
     const json = JSON.stringify(failed.body)
     response.writeHead(failed.body.status, outsideHeaders(json, requestId, failed))
     response.end(json)
-    log(requestId, request, failure._tag, failed.body.status)
+    log(requestId, request, failure, failed.body.status)
   }
   /** A request arriving once its connection's closing answer is decided: neither carried out nor answered. */
   const notCarriedOut = (request: IncomingMessage): void => {
     // Its body, if any, is read and discarded, as Node discards the body of a request answered.
     request.resume()
-    log(requestIdFrom(request, redact), request, 'ConnectionClosing', null)
+    log(requestIdFrom(request, redact), request, CONNECTION_CLOSING, null)
   }
   const inFlight = requestsInFlight()
   const server = createServer(
@@ -149,7 +154,7 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
     endLingering(socket, rawErrorResponse(failed, requestId), limits.lingerMs)
     // Node's parser is detached from the connection: what its client sends is discarded here.
     socket.resume()
-    log(requestId, request, tunnelRefused._tag, failed.body.status)
+    log(requestId, request, tunnelRefused, failed.body.status)
   })
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // A connection answered already, or about to be: Node's parser reports each later read of a
@@ -175,7 +180,7 @@ export const createHttpServer = (app: Koa, { logger, redact, limits = DEFAULT_SE
       endLingering(socket, rawErrorResponse(failed, requestId), limits.lingerMs)
       // Its one line: the app neither carries out nor logs a request answered here.
       if (request !== undefined) markAnsweredByServer(request)
-      log(requestId, request, failure._tag, failed.body.status)
+      log(requestId, request, failure, failed.body.status)
     }
     // Requests received whole before the bad bytes (a create, pipelined GETs) are answered first:
     // a client must never be told 400 about a request that was carried out.

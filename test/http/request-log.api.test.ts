@@ -37,6 +37,38 @@ RequestLog('writes one JSON line per request with method, route, status, duratio
   }
 })
 
+RequestLog('writes the same fields, in the same order, for an answer the HTTP server gives itself, less durationMs', async () => {
+  const log = capturedLogger()
+  const api = await startApi({ logger: log.logger })
+  try {
+    await api.request('GET', '/nowhere', { key: false })
+    await rawExchange(api.baseUrl, 'GET /v1/pets HTTP/1.1\r\n\r\n')
+  } finally {
+    await api.close()
+  }
+  const [byApp, byServer] = log.lines().filter((line) => line.msg === 'request')
+  const fields = [
+    'level',
+    'time',
+    'pid',
+    'hostname',
+    'requestId',
+    'method',
+    'path',
+    'route',
+    'status',
+    'durationMs',
+    'keyId',
+    'failure',
+    'msg',
+  ]
+  assert.equal(Object.keys(byApp ?? {}), fields)
+  assert.equal(
+    Object.keys(byServer ?? {}),
+    fields.filter((field) => field !== 'durationMs'),
+  )
+})
+
 RequestLog('never logs or echoes an API key: one sent as X-Request-Id gets a new id, one in the path is redacted', async () => {
   const log = capturedLogger()
   const api = await startApi({ logger: log.logger })
