@@ -47,7 +47,7 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?:
 
   /**
    * The pet with `id`, which must be one of 1..names.length: a new object for each read, so nobody
-   * shares one and there is nothing to freeze (what freezing cost a page: docs/performance.md).
+   * shares one and there is nothing to freeze.
    */
   const petOf = (id: PetId): Pet => ({
     id,

@@ -19,10 +19,9 @@ import { whenStdinEnds } from './stdin-end.js'
 
 /**
  * Log lines are buffered and written 4 KiB at a time, or every 100 ms, whichever comes first, and
- * whatever is buffered is written when the process exits: one system call per request line was the
- * largest single cost of a request. Written synchronously: handing each write to libuv's thread pool
- * cost a tenth of a list in thread switches (docs/performance.md), and a stdout that stops reading
- * makes the service wait rather than buffer without bound.
+ * whatever is buffered is written when the process exits; synchronously, so that a stdout that stops
+ * reading makes the service wait rather than buffer without bound. Why, and what the alternatives
+ * cost: docs/adr/1205-log-lines-in-batches-no-deferred-responses-no-answer-caches.md.
  */
 const LOG_DESTINATION = { dest: 1, sync: true, minLength: 4096, periodicFlush: 100 }
 
