@@ -6,9 +6,7 @@ import type { MongoAccess } from './mongo-options.js'
 
 /** A store call that outlived its bound: it passes (503), like any timeout. */
 export class StoreDeadlineError extends Error {
-  override get name(): string {
-    return 'StoreDeadlineError'
-  }
+  override readonly name = 'StoreDeadlineError'
 }
 
 /** `work`, abandoned after `deadlineMs` (the driver retries an attempt with fresh timers); its late outcome is dropped. */
@@ -17,9 +15,7 @@ export const withDeadline = <A>(deadlineMs: number, work: () => Promise<A>): Pro
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StoreDeadlineError(`no answer within ${deadlineMs} ms`)), deadlineMs)
   })
-  const running = work()
-  running.catch(() => undefined)
-  return Promise.race([running, expired]).finally(() => clearTimeout(timer))
+  return Promise.race([work(), expired]).finally(() => clearTimeout(timer))
 }
 
 /** Server codes that pass: the driver's retryable-read codes (RETRYABLE_READ_ERROR_CODES in its error.ts), maxTimeMS (50) and wtimeout (64). */
@@ -31,10 +27,7 @@ const PASSING_LABELS = [MongoErrorLabel.RetryableWriteError, MongoErrorLabel.Tra
 const unwrapped = (error: unknown): unknown =>
   error instanceof MongoBulkWriteError && error.errorResponse instanceof Error ? error.errorResponse : error
 
-/**
- * Whether a failure passes by itself (503, ADR 0702); anything else, a bug included, waits for
- * someone to act (500). Node's errors of a socket or a DNS look-up have a `syscall`.
- */
+/** Whether a failure passes by itself (503) or waits for someone to act (500): ADR 0702. Node's socket and DNS errors have a `syscall`. */
 export const isTransient = (failure: unknown): boolean => {
   const error = unwrapped(failure)
   if (error instanceof StoreDeadlineError) return true

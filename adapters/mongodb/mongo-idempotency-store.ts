@@ -12,7 +12,7 @@ import {
 } from '../../src/domain/idempotency-store.js'
 import type { Pet } from '../../src/domain/pet.js'
 import { mongoCall } from './mongo-call.js'
-import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, serverTime } from './mongo-options.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, serverTime, upsertAfter } from './mongo-options.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys'
@@ -100,7 +100,6 @@ export const mongoIdempotencyStore = ({
 }: MongoAdapterOptions & MongoIdempotencyTimes): IdempotencyStore => {
   const access = accessOf(options)
   const bound = serverBound(access.timeoutMs)
-  const upsert = { ...bound, upsert: true } as const
   const update = (fingerprint: string, token: string, withdrawn = false) =>
     claimUpdate(token, fingerprint, randomUUID(), { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }, withdrawn)
   const call = <A>(operation: string, work: (records: Collection<IdempotencyDocument>) => Promise<A>, roundTrips = 1) =>
@@ -112,13 +111,15 @@ export const mongoIdempotencyStore = ({
       const token = randomUUID()
       const claimed = await call(
         'claim idempotency key',
-        (records) => records.findOneAndUpdate({ _id: scope }, update(fingerprint, token), { ...upsert, returnDocument: 'after' }),
+        (records) => records.findOneAndUpdate({ _id: scope }, update(fingerprint, token), upsertAfter(access.timeoutMs)),
         2,
       )()
       if (E.isRight(claimed)) return E.mapLeft(storeFailed)(claimOf(token, claimed.right))
       // Applied maybe, or yet to land (the driver retries a findAndModify once): only this adapter
       // knows the token, so it withdraws the claim, best effort, lest the client's retry get 409.
-      await call('withdraw idempotency claim', (records) => records.updateOne({ _id: scope }, update(fingerprint, token, true), upsert))()
+      await call('withdraw idempotency claim', (records) =>
+        records.updateOne({ _id: scope }, update(fingerprint, token, true), { ...bound, upsert: true }),
+      )()
       return claimed
     },
     complete: (scope, createId, fingerprint, pet) => async () => {

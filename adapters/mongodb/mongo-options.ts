@@ -14,10 +14,7 @@ const PINNED = {
   raw: false,
 } as const
 
-/**
- * Server selection, connect and pool checkout each take at most T; no socket timeout, which would
- * cut an index build. At the client the URI's `readConcernLevel` wins over a `readConcern` object.
- */
+/** The driver's waits bounded by T, the socket's not (ADR 1016); at the client the URI's `readConcernLevel` wins over a `readConcern`. */
 export const clientOptions = (timeoutMs: number): MongoClientOptions => ({
   ...PINNED,
   readConcernLevel: 'local',
@@ -29,11 +26,10 @@ export const clientOptions = (timeoutMs: number): MongoClientOptions => ({
 
 /** The server stops a command after T (`maxTimeMS`, which bounds its wait for the write concern too). */
 export const serverBound = (timeoutMs: number): { readonly maxTimeMS: number } => ({ maxTimeMS: timeoutMs })
+/** An upsert answered with the document it leaves, bounded so too. */
+export const upsertAfter = (timeoutMs: number) => ({ ...serverBound(timeoutMs), upsert: true, returnDocument: 'after' }) as const
 
-/**
- * The server's clock in a pipeline update, `$$NOW` plus `laterMs`, moved by `offsetMs` (0 but in
- * tests): expiry and windows never read an instance's clock, and the TTL monitor reads the server's.
- */
+/** The server's clock in a pipeline, `$$NOW` plus `laterMs`, moved by `offsetMs` in tests only: no instance's clock dates a record. */
 export const serverTime = (offsetMs: number, laterMs = 0): string | { readonly $add: readonly [string, number] } =>
   offsetMs + laterMs === 0 ? '$$NOW' : { $add: ['$$NOW', offsetMs + laterMs] }
 

@@ -6,7 +6,7 @@ import { MongoServerError } from 'mongodb'
 import type { Pet, PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { fromStored, mongoCall } from './mongo-call.js'
-import { accessOf, collectionIn, type MongoAdapterOptions, serverBound } from './mongo-options.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, upsertAfter } from './mongo-options.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 import { COUNTERS_COLLECTION, counterFilter, listFilter, PET_PROJECTION, PETS_COLLECTION } from './pet-queries.js'
 
@@ -22,16 +22,13 @@ export interface CounterDocument {
 export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository => {
   const access = accessOf(options)
   const bound = serverBound(access.timeoutMs)
+  const read = { ...bound, projection: PET_PROJECTION }
   const pets = () => collectionIn<PetDocument>(access, PETS_COLLECTION)
 
-  /** The id is taken, then the pet stored; under a create id a pet holds already, the insert meets createId_1 (E11000) and that pet is answered. */
+  /** The id is taken, then the pet stored (ADR 1001); a create id a pet holds already meets createId_1 (E11000): that pet is answered. */
   const insert = async (draft: PetDraft, createId: string | undefined): Promise<E.Either<string, Pet>> => {
     const counters = await collectionIn<CounterDocument>(access, COUNTERS_COLLECTION)
-    const counter = await counters.findOneAndUpdate(
-      counterFilter,
-      { $inc: { next: 1 } },
-      { ...bound, upsert: true, returnDocument: 'after' },
-    )
+    const counter = await counters.findOneAndUpdate(counterFilter, { $inc: { next: 1 } }, upsertAfter(access.timeoutMs))
     if (counter === null) throw new Error('the id counter was not returned')
     const pet: Pet = { id: counter.next, ...draft }
     try {
@@ -39,7 +36,7 @@ export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository 
       return E.right(pet)
     } catch (error) {
       const duplicate = createId !== undefined && error instanceof MongoServerError && Number(error.code) === 11000
-      const earlier = duplicate ? await (await pets()).findOne({ createId }, { ...bound, projection: PET_PROJECTION }) : null
+      const earlier = duplicate ? await (await pets()).findOne({ createId }, read) : null
       if (earlier !== null) return fromDocument(earlier)
       throw error
     }
@@ -53,17 +50,13 @@ export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository 
       ),
     findById: (id) =>
       pipe(
-        mongoCall(access, 'find pet', async () => (await pets()).findOne({ _id: id }, { ...bound, projection: PET_PROJECTION })),
+        mongoCall(access, 'find pet', async () => (await pets()).findOne({ _id: id }, read)),
         TE.flatMap((document) => (document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)))),
       ),
     list: (query) =>
       pipe(
         mongoCall(access, 'list pets', async () =>
-          (await pets())
-            .find(listFilter(query), { ...bound, projection: PET_PROJECTION })
-            .sort({ _id: 1 })
-            .limit(query.limit)
-            .toArray(),
+          (await pets()).find(listFilter(query), { ...read, sort: { _id: 1 }, limit: query.limit }).toArray(),
         ),
         TE.flatMap((documents) => fromStored(E.traverseArray(fromDocument)(documents))),
       ),

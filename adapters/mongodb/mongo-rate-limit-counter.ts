@@ -1,6 +1,6 @@
 import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 import { mongoCall } from './mongo-call.js'
-import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, serverTime } from './mongo-options.js'
+import { accessOf, collectionIn, type MongoAdapterOptions, serverTime, upsertAfter } from './mongo-options.js'
 
 export const RATE_LIMITS_COLLECTION = 'rate_limits'
 
@@ -36,8 +36,7 @@ export const mongoRateLimitCounter = ({
     hit: (scope, windowMs) =>
       mongoCall(access, 'count request for rate limit', async () => {
         const counters = await collectionIn<RateLimitDocument>(access, RATE_LIMITS_COLLECTION)
-        const options = { ...serverBound(access.timeoutMs), upsert: true, returnDocument: 'after' } as const
-        const counter = await counters.findOneAndUpdate({ _id: scope }, hitUpdate(windowMs, clockOffsetMs()), options)
+        const counter = await counters.findOneAndUpdate({ _id: scope }, hitUpdate(windowMs, clockOffsetMs()), upsertAfter(access.timeoutMs))
         if (counter === null) throw new Error('the rate-limit counter was not returned')
         return { count: counter.count, resetMs: resetMsOf(counter, windowMs) }
       }),

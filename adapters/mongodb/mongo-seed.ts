@@ -11,11 +11,7 @@ export const SEED_BATCH_SIZE = 1000
 /** The round trips of seedMongoPets for `count` pets: look for a pet, mark, read the mark, each batch, lift the mark. */
 export const seedRoundTrips = (count: number): number => 4 + Math.ceil(count / SEED_BATCH_SIZE)
 
-/**
- * Seeds the data set once across instances and crashes: where no pet is stored, the id counter made
- * with `next` past the seed and a `seeding` mark claims it; whoever finds the mark writes pets 1..n
- * with $setOnInsert, batch after batch (repeatable), then lifts it. No mark: pets were created.
- */
+/** Seeds a data set with no pets once across instances and crashes: a `seeding` mark on the id counter claims it (ADR 2001). */
 export const seedMongoPets = async (access: MongoAccess, drafts: ReadonlyArray<PetDraft>): Promise<SeedOutcome> => {
   const bound = serverBound(access.timeoutMs)
   const counters = await collectionIn<CounterDocument>(access, COUNTERS_COLLECTION)

@@ -1,5 +1,5 @@
 import * as TE from 'fp-ts/TaskEither'
-import { MongoClient, type WriteConcernSettings } from 'mongodb'
+import { MongoClient } from 'mongodb'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { gateCreates } from '../../src/wiring/store-ports.js'
 import type { Store, StoreLog } from '../../src/wiring/store.js'
@@ -11,14 +11,11 @@ import { mongoRateLimitCounter } from './mongo-rate-limit-counter.js'
 import { seedMongoPets, seedRoundTrips } from './mongo-seed.js'
 import { buildSharedIndexes } from './shared-indexes.js'
 
-export interface MongoStoreOptions {
+export interface MongoStoreOptions extends Omit<MongoAccess, 'database'> {
   readonly uri: string
   readonly dbName: string
-  readonly timeoutMs: number
-  readonly writeConcern: WriteConcernSettings
   /** The pets an empty data set starts from. */
   readonly seed?: ReadonlyArray<PetDraft>
-  /** Where the index builds say how they go. */
   readonly log?: StoreLog
 }
 

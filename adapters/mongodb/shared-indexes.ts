@@ -28,11 +28,7 @@ const indexNames = async (access: MongoAccess, collection: string): Promise<Read
   }
 }
 
-/**
- * Builds the missing indexes, calling `exists` with each that exists: createIndexes of existing ones
- * still waits for the write concern (create_indexes.cpp). No time limit: the driver drops `maxTimeMS`
- * from createIndexes (collection.ts), and the server would abort the build past it.
- */
+/** Builds the missing indexes (ADR 0906), calling `exists` with each that exists; no time limit (ADR 1016). */
 export const ensureSharedIndexes = async (access: MongoAccess, exists: (index: string) => void = () => undefined): Promise<void> => {
   for (const [collection, indexes] of SHARED_INDEXES) {
     const names = await withDeadline(access.timeoutMs, () => indexNames(access, collection))
@@ -43,11 +39,7 @@ export const ensureSharedIndexes = async (access: MongoAccess, exists: (index: s
   }
 }
 
-/**
- * Builds the missing indexes in the background, tried again after a pause doubling from 250 ms to
- * 10 s until every index exists or `stop`; each failed or slow attempt (past 3T) is logged. An
- * attempt running at `stop` ends as the client closes (closeCheckedOutConnections, mongo_client.ts).
- */
+/** Builds the missing indexes in the background, retried and logged as the guide's "Indexes" says, until all exist or `stop`. */
 export const buildSharedIndexes = (access: MongoAccess, log: StoreLog) => {
   const stopping = new AbortController()
   const built = new Set<string>()
@@ -65,10 +57,8 @@ export const buildSharedIndexes = (access: MongoAccess, log: StoreLog) => {
       }
       if (stopping.signal.aborted) return
       const delayMs = Math.min(250 * 2 ** failures, 10_000)
-      log(
-        isTransient(lastFailure) ? 'warn' : 'error',
-        `${describeFailure('building the indexes', lastFailure)}; trying again in ${delayMs} ms`,
-      )
+      const level = isTransient(lastFailure) ? 'warn' : 'error'
+      log(level, `${describeFailure('building the indexes', lastFailure)}; trying again in ${delayMs} ms`)
       await pause(delayMs, undefined, { signal: stopping.signal }).catch(() => undefined)
     }
   }
@@ -83,6 +73,7 @@ export const buildSharedIndexes = (access: MongoAccess, log: StoreLog) => {
     createsWait: waitingFor(`${PETS_COLLECTION}.${CREATE_ID_INDEX.name}`, 'creates wait for the index'),
     readsWait: waitingFor(`${PETS_COLLECTION}.${STATUS_INDEX.name}`, 'not ready: lists by status wait for the index'),
     finished: run(),
+    // An attempt still running ends as the client closes (closeCheckedOutConnections in mongo_client.ts).
     stop: () => stopping.abort(),
   }
 }
