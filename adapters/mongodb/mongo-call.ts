@@ -58,12 +58,8 @@ export const toStoreError =
     (isTransient(error) ? storeUnavailable : storeFailed)(describeFailure(operation, error))
 
 /** One port call of at most `roundTrips` round trips, abandoned after as many times T; a failure is a StoreError naming `operation`. */
-export const mongoCall = <A>(
-  access: MongoAccess,
-  operation: string,
-  work: () => Promise<A>,
-  roundTrips = 1,
-): TE.TaskEither<StoreError, A> => TE.tryCatch(() => withDeadline(roundTrips * access.timeoutMs, work), toStoreError(operation))
+export const mongoCall = <A>(access: MongoAccess, operation: string, work: () => Promise<A>, roundTrips = 1) =>
+  TE.tryCatch(() => withDeadline(roundTrips * access.timeoutMs, work), toStoreError(operation))
 
 /** A stored document that failed to decode was not written by this service: reading it again gives the same (500). */
 export const fromStored = <A>(result: E.Either<string, A>): TE.TaskEither<StoreFailed, A> => TE.fromEither(E.mapLeft(storeFailed)(result))

@@ -3,13 +3,8 @@ import * as E from 'fp-ts/Either'
 import * as TE from 'fp-ts/TaskEither'
 import type { Collection } from 'mongodb'
 import { storeFailed } from '../../src/domain/errors.js'
-import {
-  DEFAULT_LEASE_MS,
-  DEFAULT_RECORD_TTL_MS,
-  type IdempotencyClaim,
-  type IdempotencyStore,
-  type IdempotencyTimes,
-} from '../../src/domain/idempotency-store.js'
+import type { IdempotencyClaim, IdempotencyStore } from '../../src/domain/idempotency-store.js'
+import { DEFAULT_LEASE_MS, DEFAULT_RECORD_TTL_MS } from '../../src/domain/idempotency-store.js'
 import type { Pet } from '../../src/domain/pet.js'
 import { mongoCall } from './mongo-call.js'
 import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, serverTime, upsertAfter } from './mongo-options.js'
@@ -48,11 +43,7 @@ const takes = (offsetMs: number, fingerprint: string, token: string) => {
 
 type ClaimTimes = { readonly leaseMs: number; readonly recordTtlMs: number; readonly offsetMs: number }
 
-/**
- * A claim for `token`, one upserted update: a record it takes becomes a claim for `leaseMs`, kept
- * `recordTtlMs`, with the create id of the lapsed claim it takes over or else `createId`.
- * `withdrawn`: the same update, its lease ended, after the claim's call failed (ADR 1409).
- */
+/** A claim for `token` as one upserted update (ADR 1405); `withdrawn`: the same, its lease ended, after its call failed (ADR 1409). */
 export const claimUpdate = (token: string, fingerprint: string, createId: string, times: ClaimTimes, withdrawn = false) => {
   const { leaseMs, recordTtlMs, offsetMs } = times
   const taken = takes(offsetMs, fingerprint, token)
@@ -89,7 +80,7 @@ const claimOf = (token: string, record: IdempotencyDocument | null): E.Either<st
 }
 
 /** The times a MongoDB idempotency store honours, all the server's; `clockOffsetMs` moves its clock, for tests only. */
-export type MongoIdempotencyTimes = Omit<IdempotencyTimes, 'clock'> & { readonly clockOffsetMs?: () => number }
+export type MongoIdempotencyTimes = { readonly recordTtlMs?: number; readonly leaseMs?: number; readonly clockOffsetMs?: () => number }
 
 /** The IdempotencyStore port over a MongoDB collection keyed by scope: a claim is one upserted findOneAndUpdate. */
 export const mongoIdempotencyStore = ({
@@ -115,8 +106,7 @@ export const mongoIdempotencyStore = ({
         2,
       )()
       if (E.isRight(claimed)) return E.mapLeft(storeFailed)(claimOf(token, claimed.right))
-      // Applied maybe, or yet to land (the driver retries a findAndModify once): only this adapter
-      // knows the token, so it withdraws the claim, best effort, lest the client's retry get 409.
+      // Applied maybe, or yet to land (the driver retries a findAndModify once): withdrawn, best effort (ADR 1409).
       await call('withdraw idempotency claim', (records) =>
         records.updateOne({ _id: scope }, update(fingerprint, token, true), { ...bound, upsert: true }),
       )()

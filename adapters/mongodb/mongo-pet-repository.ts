@@ -42,23 +42,20 @@ export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository 
     }
   }
 
+  /** A call whose documents are decoded: one that is no pet fails it (ADR 1007). */
+  const decoded = <A>(operation: string, work: () => Promise<E.Either<string, A>>, roundTrips = 1) =>
+    pipe(mongoCall(access, operation, work, roundTrips), TE.flatMap(fromStored))
   return {
-    insert: (draft, createId) =>
-      pipe(
-        mongoCall(access, 'insert pet', () => insert(draft, createId), 3),
-        TE.flatMap(fromStored),
-      ),
+    insert: (draft, createId) => decoded('insert pet', () => insert(draft, createId), 3),
     findById: (id) =>
-      pipe(
-        mongoCall(access, 'find pet', async () => (await pets()).findOne({ _id: id }, read)),
-        TE.flatMap((document) => (document === null ? TE.right(O.none) : pipe(fromStored(fromDocument(document)), TE.map(O.some)))),
-      ),
+      decoded('find pet', async () => {
+        const document = await (await pets()).findOne({ _id: id }, read)
+        return document === null ? E.right(O.none) : pipe(fromDocument(document), E.map(O.some))
+      }),
     list: (query) =>
-      pipe(
-        mongoCall(access, 'list pets', async () =>
-          (await pets()).find(listFilter(query), { ...read, sort: { _id: 1 }, limit: query.limit }).toArray(),
-        ),
-        TE.flatMap((documents) => fromStored(E.traverseArray(fromDocument)(documents))),
-      ),
+      decoded('list pets', async () => {
+        const documents = await (await pets()).find(listFilter(query), { ...read, sort: { _id: 1 }, limit: query.limit }).toArray()
+        return E.traverseArray(fromDocument)(documents)
+      }),
   }
 }

@@ -32,12 +32,11 @@ export const mongoStoreOn = (
   log: StoreLog = () => undefined,
 ): MongoStore => {
   const indexes = buildSharedIndexes(access, log)
-  const { database, timeoutMs } = access
-  const ping = () => mongoCall(access, 'ping', async () => void (await (await database()).command({ ping: 1 })))
+  const ping = () => mongoCall(access, 'ping', async () => void (await (await access.database()).command({ ping: 1 })))
   return {
     shared: gateCreates({ pets: mongoPetRepository(access), idempotency: mongoIdempotencyStore(access) }, indexes.createsWait),
     seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, seed), seedRoundTrips(seed.length)),
-    rateLimits: mongoRateLimitCounter({ database, timeoutMs }),
+    rateLimits: mongoRateLimitCounter({ database: access.database, timeoutMs: access.timeoutMs }),
     ready: () => {
       const waiting = indexes.readsWait()
       return waiting === undefined ? ping() : TE.left(waiting)
@@ -50,10 +49,7 @@ export const mongoStoreOn = (
   }
 }
 
-/**
- * Opens the store without waiting for the server: a database down costs 503s until it is back. A
- * failed connect is forgotten with its client, which the driver closes for good.
- */
+/** Opens the store without waiting for the server (ADR 0902); a client whose connect failed (the driver closes it) is forgotten. */
 export const openMongoStore = ({ uri, dbName, timeoutMs, writeConcern, seed = [], log }: MongoStoreOptions): MongoStore => {
   // A malformed URI or option throws now, at start-up, rather than on the first request.
   void new MongoClient(uri, clientOptions(timeoutMs))
