@@ -65,9 +65,8 @@ export const buildSharedIndexes = (access: MongoAccess, log: StoreLog) => {
   /** Why what needs `index` is refused: 503 while it is built or its last attempt failed for a while, 500 when someone must act. */
   const waitingFor = (index: string, reason: string) => (): StoreError | undefined => {
     if (built.has(index)) return undefined
-    return lastFailure === undefined
-      ? storeUnavailable(`${reason} ${index}, being built`)
-      : toStoreError(`${reason} ${index}; its last build failed`)(lastFailure)
+    if (lastFailure === undefined) return storeUnavailable(`${reason} ${index}, being built`)
+    return toStoreError(`${reason} ${index}; its last build failed`)(lastFailure)
   }
   return {
     createsWait: waitingFor(`${PETS_COLLECTION}.${CREATE_ID_INDEX.name}`, 'creates wait for the index'),
