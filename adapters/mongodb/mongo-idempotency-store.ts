@@ -7,7 +7,7 @@ import type { IdempotencyClaim, IdempotencyStore } from '../../src/domain/idempo
 import { DEFAULT_LEASE_MS, DEFAULT_RECORD_TTL_MS } from '../../src/domain/idempotency-store.js'
 import type { Pet } from '../../src/domain/pet.js'
 import { mongoCall } from './mongo-call.js'
-import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, serverTime, upsertAfter } from './mongo-options.js'
+import { collectionIn, type MongoAccess, serverBound, serverTime, upsertAfter } from './mongo-options.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 
 export const IDEMPOTENCY_COLLECTION = 'idempotency_keys'
@@ -87,9 +87,8 @@ export const mongoIdempotencyStore = ({
   recordTtlMs = DEFAULT_RECORD_TTL_MS,
   leaseMs = DEFAULT_LEASE_MS,
   clockOffsetMs = () => 0,
-  ...options
-}: MongoAdapterOptions & MongoIdempotencyTimes): IdempotencyStore => {
-  const access = accessOf(options)
+  ...access
+}: MongoAccess & MongoIdempotencyTimes): IdempotencyStore => {
   const bound = serverBound(access.timeoutMs)
   const update = (fingerprint: string, token: string, withdrawn = false) =>
     claimUpdate(token, fingerprint, randomUUID(), { leaseMs, recordTtlMs, offsetMs: clockOffsetMs() }, withdrawn)

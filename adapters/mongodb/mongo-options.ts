@@ -1,8 +1,5 @@
 import type { Db, MongoClientOptions, WriteConcernSettings } from 'mongodb'
 
-/** PETSTORE_MONGODB_TIMEOUT_MS when not set: T, the bound on each round trip. */
-export const DEFAULT_TIMEOUT_MS = 2000
-
 /** Whatever MONGODB_URI says (given options win: parseOptions in connection_string.ts): reads from the primary, plain values for the codecs. */
 const PINNED = {
   readPreference: 'primary',
@@ -39,14 +36,6 @@ export interface MongoAccess {
   readonly writeConcern: WriteConcernSettings
   readonly timeoutMs: number
 }
-
-export type MongoAdapterOptions = Pick<MongoAccess, 'database'> & Partial<MongoAccess>
-
-export const accessOf = (options: MongoAdapterOptions): MongoAccess => ({
-  writeConcern: { w: 'majority' },
-  timeoutMs: DEFAULT_TIMEOUT_MS,
-  ...options,
-})
 
 /** A collection with the pinned reads and the write concern, its wait bounded by T on the server (index builds take it too). */
 export const collectionIn = async <T extends object>({ database, writeConcern, timeoutMs }: MongoAccess, name: string) =>

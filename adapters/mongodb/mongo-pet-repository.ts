@@ -6,7 +6,7 @@ import { MongoServerError } from 'mongodb'
 import type { Pet, PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
 import { fromStored, mongoCall } from './mongo-call.js'
-import { accessOf, collectionIn, type MongoAdapterOptions, serverBound, upsertAfter } from './mongo-options.js'
+import { collectionIn, type MongoAccess, serverBound, upsertAfter } from './mongo-options.js'
 import { fromDocument, type PetDocument, toDocument } from './pet-document.js'
 import { COUNTERS_COLLECTION, counterFilter, listFilter, PET_PROJECTION, PETS_COLLECTION } from './pet-queries.js'
 
@@ -19,8 +19,7 @@ export interface CounterDocument {
 }
 
 /** The PetRepository port over a MongoDB database; ids come from one counter document (ADR 1001). */
-export const mongoPetRepository = (options: MongoAdapterOptions): PetRepository => {
-  const access = accessOf(options)
+export const mongoPetRepository = (access: MongoAccess): PetRepository => {
   const bound = serverBound(access.timeoutMs)
   const read = { ...bound, projection: PET_PROJECTION }
   const pets = () => collectionIn<PetDocument>(access, PETS_COLLECTION)

@@ -1,6 +1,6 @@
 import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
 import { mongoCall } from './mongo-call.js'
-import { accessOf, collectionIn, type MongoAdapterOptions, serverTime, upsertAfter } from './mongo-options.js'
+import { collectionIn, type MongoAccess, serverTime, upsertAfter } from './mongo-options.js'
 
 export const RATE_LIMITS_COLLECTION = 'rate_limits'
 
@@ -28,10 +28,8 @@ export const resetMsOf = (counter: RateLimitDocument, windowMs: number): number 
 /** The RateLimitCounter port over MongoDB, shared by every instance: one upserted findOneAndUpdate per counted request. */
 export const mongoRateLimitCounter = ({
   clockOffsetMs = () => 0,
-  ...options
-}: MongoAdapterOptions & { readonly clockOffsetMs?: () => number }): RateLimitCounter => {
-  // A count is a hint, not a record: acknowledged by the primary alone unless given.
-  const access = accessOf({ writeConcern: { w: 1 }, ...options })
+  ...access
+}: MongoAccess & { readonly clockOffsetMs?: () => number }): RateLimitCounter => {
   return {
     hit: (scope, windowMs) =>
       mongoCall(access, 'count request for rate limit', async () => {

@@ -36,7 +36,8 @@ export const mongoStoreOn = (
   return {
     shared: gateCreates({ pets: mongoPetRepository(access), idempotency: mongoIdempotencyStore(access) }, indexes.createsWait),
     seed: () => mongoCall(access, 'seed', () => seedMongoPets(access, seed), seedRoundTrips(seed.length)),
-    rateLimits: mongoRateLimitCounter({ database: access.database, timeoutMs: access.timeoutMs }),
+    // A count is a hint, not a record: acknowledged by the primary alone.
+    rateLimits: mongoRateLimitCounter({ ...access, writeConcern: { w: 1 } }),
     ready: () => {
       const waiting = indexes.readsWait()
       return waiting === undefined ? ping() : TE.left(waiting)

@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert'
 import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
 import { standInDb } from '../support/stand-in-db.js'
+import { accessTo } from '../support/mongo-access.js'
 
 const LOST = { _tag: 'StoreUnavailable', detail: 'claim idempotency key: MongoNetworkError: connection reset' } as const
 
@@ -13,7 +14,7 @@ const FailedClaim = suite('MongoDB idempotency: a claim whose call failed holds 
 FailedClaim('a claim whose answer was lost is withdrawn: the same body takes the key over at once, with its create id', async () => {
   const standIn = standInDb()
   standIn.fail('findOneAndUpdate', new MongoNetworkError('connection reset'), 'lose')
-  const store = mongoIdempotencyStore({ database: standIn.database })
+  const store = mongoIdempotencyStore(accessTo(standIn.database))
   assert.equal(await store.claim('client:key', 'f1')(), E.left(LOST))
   const [lost] = standIn.documents('idempotency_keys')
   const retry = await store.claim('client:key', 'f1')()
@@ -27,7 +28,7 @@ FailedClaim(
     const standIn = standInDb()
     const land = standIn.hold('findOneAndUpdate')
     // T of 1 ms: the claim's call gives up after 2 ms, while the stand-in holds its attempt.
-    const store = mongoIdempotencyStore({ database: standIn.database, timeoutMs: 1 })
+    const store = mongoIdempotencyStore(accessTo(standIn.database, { timeoutMs: 1 }))
     assert.equal(
       await store.claim('client:key', 'f1')(),
       E.left({ _tag: 'StoreUnavailable', detail: 'claim idempotency key: StoreDeadlineError: no answer within 2 ms' }),
@@ -35,7 +36,7 @@ FailedClaim(
     land()
     await new Promise((resolve) => setImmediate(resolve))
     assert.equal(standIn.documents('idempotency_keys')[0]?.leaseEndsAt, new Date(0), 'the late claim found its withdrawal')
-    const retry = await mongoIdempotencyStore({ database: standIn.database }).claim('client:key', 'f1')()
+    const retry = await mongoIdempotencyStore(accessTo(standIn.database)).claim('client:key', 'f1')()
     assert.ok(E.isRight(retry) && retry.right.kind === 'claimed', JSON.stringify(retry))
   },
 )
@@ -44,14 +45,14 @@ FailedClaim('when the withdrawal fails too, the claim’s own failure is answere
   const standIn = standInDb()
   standIn.fail('findOneAndUpdate', new MongoNetworkError('connection reset'), 'lose')
   standIn.fail('updateOne', new MongoNetworkError('connection refused'))
-  assert.equal(await mongoIdempotencyStore({ database: standIn.database }).claim('client:key', 'f1')(), E.left(LOST))
+  assert.equal(await mongoIdempotencyStore(accessTo(standIn.database)).claim('client:key', 'f1')(), E.left(LOST))
 })
 
 FailedClaim('each run of a claim sends a token of its own', async () => {
   const standIn = standInDb()
   standIn.fail('findOneAndUpdate', new MongoNetworkError('connection reset'), 'lose')
   standIn.fail('findOneAndUpdate', new MongoNetworkError('connection reset'), 'lose')
-  const claim = mongoIdempotencyStore({ database: standIn.database }).claim('client:key', 'f1')
+  const claim = mongoIdempotencyStore(accessTo(standIn.database)).claim('client:key', 'f1')
   await claim()
   const first = standIn.documents('idempotency_keys')[0]?.token
   await claim()
@@ -65,6 +66,6 @@ FailedClaim.run()
 idempotencyStoreContract('MongoDB adapter on a stand-in database', async ({ recordTtlMs, leaseMs, clock }) => {
   const standIn = standInDb()
   const open = async () =>
-    mongoIdempotencyStore({ database: standIn.database, recordTtlMs, leaseMs, clockOffsetMs: () => clock.now() - Date.now() })
+    mongoIdempotencyStore({ ...accessTo(standIn.database), recordTtlMs, leaseMs, clockOffsetMs: () => clock.now() - Date.now() })
   return { store: await open(), sibling: open, dispose: async () => undefined }
 })

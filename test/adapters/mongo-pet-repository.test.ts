@@ -3,12 +3,12 @@ import { MongoClient } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
-import { accessOf } from '../../adapters/mongodb/mongo-options.js'
 import { ensureSharedIndexes } from '../../adapters/mongodb/shared-indexes.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { listFilter, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import { mongoContracts, petFixture } from '../support/mongo-contracts.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
+import { accessTo } from '../support/mongo-access.js'
 
 /** Which index the query planner chose, from `explain`; COLLSCAN when none. */
 const indexUsedBy = (plan: unknown): string => {
@@ -34,8 +34,8 @@ if (source.kind === 'none') {
       // Two instances, each with a client of its own, on one database.
       const storeOn = async () => {
         const db = await database.connect()
-        await ensureSharedIndexes(accessOf({ database: async () => db }))
-        return mongoIdempotencyStore({ database: async () => db })
+        await ensureSharedIndexes(accessTo(async () => db))
+        return mongoIdempotencyStore(accessTo(async () => db))
       }
       const punctual = await storeOn()
       const ahead = await storeOn()

@@ -1,21 +1,18 @@
 import * as E from 'fp-ts/Either'
-import type { Db } from 'mongodb'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DEFAULT_TIMEOUT_MS, type MongoAccess } from '../../adapters/mongodb/mongo-options.js'
 import { mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { SEED_BATCH_SIZE, seedMongoPets } from '../../adapters/mongodb/mongo-seed.js'
 import type { PetDocument } from '../../adapters/mongodb/pet-document.js'
 import { COUNTERS_COLLECTION, PETS_COLLECTION } from '../../adapters/mongodb/pet-queries.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
+import { accessTo } from '../support/mongo-access.js'
 
 const SEED: ReadonlyArray<PetDraft> = [
   { name: 'Rex', categoryId: 1, status: 'available' },
   { name: 'Zoë', categoryId: 2, status: 'sold' },
 ]
-const WRITE_CONCERN = { w: 'majority' } as const
-const accessTo = (db: Db): MongoAccess => ({ database: async () => db, writeConcern: WRITE_CONCERN, timeoutMs: DEFAULT_TIMEOUT_MS })
 
 /** `count` pets named by their place in the seed, so that each stored pet can be matched to its id. */
 const numbered = (count: number): ReadonlyArray<PetDraft> =>
@@ -33,7 +30,14 @@ if (source.kind === 'none') {
     const database = throwawayDatabase(await mongod.uri())
     try {
       const dbs = await Promise.all([database.connect(), database.connect(), database.connect()])
-      const outcomes = await Promise.all(dbs.map((db) => seedMongoPets(accessTo(db), SEED)))
+      const outcomes = await Promise.all(
+        dbs.map((db) =>
+          seedMongoPets(
+            accessTo(async () => db),
+            SEED,
+          ),
+        ),
+      )
       // Each says it seeded the store (it claimed or finished the seed) or found it done.
       assert.ok(outcomes.some((outcome) => outcome.kind === 'seeded'))
       assert.ok(outcomes.every((outcome) => outcome.kind === 'not-empty' || outcome.count === 2))
@@ -53,7 +57,13 @@ if (source.kind === 'none') {
     try {
       const db = await database.connect()
       await db.collection<{ _id: string; next: number }>(COUNTERS_COLLECTION).insertOne({ _id: 'pets', next: 5 })
-      assert.equal(await seedMongoPets(accessTo(db), SEED), { kind: 'not-empty' })
+      assert.equal(
+        await seedMongoPets(
+          accessTo(async () => db),
+          SEED,
+        ),
+        { kind: 'not-empty' },
+      )
       assert.is(await db.collection(PETS_COLLECTION).countDocuments(), 0)
     } finally {
       await database.dispose()
@@ -69,7 +79,13 @@ if (source.kind === 'none') {
         { _id: 7, name: 'Imported', categoryId: 1, status: 'available' },
         { _id: 40, name: 'Restored', categoryId: 2, status: 'sold' },
       ])
-      assert.equal(await seedMongoPets(accessTo(db), SEED), { kind: 'not-empty' })
+      assert.equal(
+        await seedMongoPets(
+          accessTo(async () => db),
+          SEED,
+        ),
+        { kind: 'not-empty' },
+      )
       const pets = await db.collection(PETS_COLLECTION).find().sort({ _id: 1 }).toArray()
       assert.equal(
         pets.map((pet) => pet._id),
@@ -89,7 +105,13 @@ if (source.kind === 'none') {
       await db
         .collection<{ _id: string; next: number; seeding: boolean }>(COUNTERS_COLLECTION)
         .insertOne({ _id: 'pets', next: 1, seeding: true })
-      assert.equal(await seedMongoPets(accessTo(db), SEED), { kind: 'seeded', count: 2 })
+      assert.equal(
+        await seedMongoPets(
+          accessTo(async () => db),
+          SEED,
+        ),
+        { kind: 'seeded', count: 2 },
+      )
       assert.equal(await db.collection(COUNTERS_COLLECTION).findOne({}), { _id: 'pets', next: 2 })
     } finally {
       await database.dispose()
@@ -104,11 +126,17 @@ if (source.kind === 'none') {
         .collection<{ _id: string; next: number; seeding: boolean }>(COUNTERS_COLLECTION)
         .insertOne({ _id: 'pets', next: 2, seeding: true })
       await db.collection<PetDocument>(PETS_COLLECTION).insertOne({ _id: 1, name: 'Rex', categoryId: 1, status: 'available' })
-      assert.equal(await seedMongoPets(accessTo(db), SEED), { kind: 'seeded', count: 2 })
+      assert.equal(
+        await seedMongoPets(
+          accessTo(async () => db),
+          SEED,
+        ),
+        { kind: 'seeded', count: 2 },
+      )
       assert.is(await db.collection(PETS_COLLECTION).countDocuments(), 2)
       assert.equal(await db.collection(COUNTERS_COLLECTION).findOne({}), { _id: 'pets', next: 2 })
       // A create after it gets the next id.
-      const pets = mongoPetRepository({ database: async () => db })
+      const pets = mongoPetRepository(accessTo(async () => db))
       const created = await pets.insert({ name: 'Third', categoryId: 3, status: 'pending' })()
       assert.ok(E.isRight(created) && created.right.id === 3, JSON.stringify(created))
     } finally {
@@ -128,7 +156,13 @@ if (source.kind === 'none') {
       await db
         .collection<PetDocument>(PETS_COLLECTION)
         .insertMany(seed.slice(0, SEED_BATCH_SIZE).map((draft, index) => ({ _id: index + 1, ...draft })))
-      assert.equal(await seedMongoPets(accessTo(db), seed), { kind: 'seeded', count: seed.length })
+      assert.equal(
+        await seedMongoPets(
+          accessTo(async () => db),
+          seed,
+        ),
+        { kind: 'seeded', count: seed.length },
+      )
       const stored = await db.collection<PetDocument>(PETS_COLLECTION).find().sort({ _id: 1 }).toArray()
       assert.equal(
         stored.map((pet) => `${pet._id} ${pet.name}`),

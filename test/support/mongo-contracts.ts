@@ -1,12 +1,12 @@
 import { mongoIdempotencyStore } from '../../adapters/mongodb/mongo-idempotency-store.js'
 import { mongoPetRepository } from '../../adapters/mongodb/mongo-pet-repository.js'
 import { mongoRateLimitCounter } from '../../adapters/mongodb/mongo-rate-limit-counter.js'
-import { accessOf } from '../../adapters/mongodb/mongo-options.js'
 import { ensureSharedIndexes } from '../../adapters/mongodb/shared-indexes.js'
 import { idempotencyStoreContract } from '../ports/idempotency-store.contract.js'
 import { petRepositoryContract, type StoreFixture } from '../ports/pet-repository.contract.js'
 import { rateLimitCounterContract } from '../ports/rate-limit-counter.contract.js'
 import { onServerClock, throwawayDatabase } from './mongo-server.js'
+import { accessTo } from './mongo-access.js'
 
 export const WRITE_CONCERN = { w: 'majority' } as const
 
@@ -15,8 +15,8 @@ export const petFixture = async (uri: string): Promise<StoreFixture & { readonly
   const database = throwawayDatabase(uri)
   const repositoryOn = async () => {
     const db = await database.connect()
-    await ensureSharedIndexes(accessOf({ database: async () => db }))
-    return mongoPetRepository({ database: async () => db })
+    await ensureSharedIndexes(accessTo(async () => db))
+    return mongoPetRepository(accessTo(async () => db))
   }
   return { dbName: database.dbName, repository: await repositoryOn(), sibling: repositoryOn, dispose: database.dispose }
 }
@@ -32,8 +32,8 @@ export const mongoContracts = (label: string, uri: () => Promise<string>): void 
     const database = throwawayDatabase(await uri())
     const storeOn = async () => {
       const db = await database.connect()
-      await ensureSharedIndexes(accessOf({ database: async () => db }))
-      return mongoIdempotencyStore({ database: async () => db, ...onServerClock(times) })
+      await ensureSharedIndexes(accessTo(async () => db))
+      return mongoIdempotencyStore({ ...accessTo(async () => db), ...onServerClock(times) })
     }
     return { store: await storeOn(), sibling: storeOn, dispose: database.dispose }
   })
@@ -42,8 +42,8 @@ export const mongoContracts = (label: string, uri: () => Promise<string>): void 
     const database = throwawayDatabase(await uri())
     const counterOn = async () => {
       const db = await database.connect()
-      await ensureSharedIndexes(accessOf({ database: async () => db }))
-      return mongoRateLimitCounter({ database: async () => db, clockOffsetMs: () => now() - Date.now() })
+      await ensureSharedIndexes(accessTo(async () => db))
+      return mongoRateLimitCounter({ ...accessTo(async () => db), writeConcern: { w: 1 }, clockOffsetMs: () => now() - Date.now() })
     }
     return { counter: await counterOn(), sibling: counterOn, dispose: database.dispose }
   })
