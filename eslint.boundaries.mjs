@@ -9,14 +9,14 @@ import tseslint from 'typescript-eslint'
 const TEST_TARGET_NAME = '/sandbox|(?<!de)fault|journal|inspector|test-?target/i'
 
 const DOMAIN_MESSAGE = 'src/domain is pure: it may import only fp-ts, io-ts and its own modules, never adapters/, koa, mongodb or node I/O.'
-const WIRING_MESSAGE =
-  'src/wiring holds the contracts the composition root wires adapters through: it may import only fp-ts, io-ts, the domain and its own modules.'
+const STORE_MESSAGE =
+  'src/store holds the storage contracts every store adapter provides and the root wires (and the seed gate over them): it may import only fp-ts, io-ts, the domain and its own modules.'
 const ADAPTER_MESSAGE =
-  'An adapter depends on the domain, src/wiring and src/package-root.ts only, never on another adapter or on the composition root (src/main).'
+  'An adapter depends on the domain, src/store and src/package-root.ts only, never on another adapter or on the composition root (src/main).'
 const TEST_TARGET_NAMES_MESSAGE =
   'The test target is an extension of the HTTP adapter (adapters/http/extension.ts): adapters/http, adapters/auth, adapters/memory and src/domain name none of its concepts (sandbox, fault, journal, inspector, test target).'
 const TEST_TARGET_MESSAGE =
-  'The test target is a second driver built on the HTTP adapter: it depends on the domain, src/wiring, src/package-root.ts, adapters/http and adapters/auth only, never on another adapter or on src/main.'
+  'The test target is a second driver built on the HTTP adapter: it depends on the domain, src/store, src/package-root.ts, adapters/http and adapters/auth only, never on another adapter or on src/main.'
 
 export default [
   {
@@ -30,11 +30,11 @@ export default [
     },
   },
   {
-    files: ['src/wiring/**/*.ts'],
+    files: ['src/store/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\./[^/]+$|\\.\\./domain/[^/]+$)', message: WIRING_MESSAGE }] },
+        { patterns: [{ regex: '^(?!(?:fp-ts|io-ts)(?:/|$)|\\./[^/]+$|\\.\\./domain/[^/]+$)', message: STORE_MESSAGE }] },
       ],
     },
   },
@@ -46,7 +46,7 @@ export default [
         {
           patterns: [
             {
-              regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:(?:domain|wiring)/(?!.*\\.\\./)|package-root\\.js$))',
+              regex: '^\\.\\./(?!\\.\\./)|^\\.\\./\\.\\./(?!src/(?:(?:domain|store)/(?!.*\\.\\./)|package-root\\.js$))',
               message: ADAPTER_MESSAGE,
             },
           ],
@@ -65,7 +65,7 @@ export default [
           patterns: [
             {
               regex:
-                '^\\.\\./(?!\\.\\./|(?:http|auth)/[^/]+$)|^\\.\\./\\.\\./(?!src/(?:(?:domain|wiring)/(?!.*\\.\\./)|package-root\\.js$))',
+                '^\\.\\./(?!\\.\\./|(?:http|auth)/[^/]+$)|^\\.\\./\\.\\./(?!src/(?:(?:domain|store)/(?!.*\\.\\./)|package-root\\.js$))',
               message: TEST_TARGET_MESSAGE,
             },
           ],

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path'
  * TypeScript source (`npm run test:fast`), from dist/ after a build and from lib/ in the installed
  * package: a fixed count of `..` fits only one of them, the package's root fits all three. The
  * adapters, the composition root, the scripts and the tests may import it; the domain and
- * src/wiring, which do no I/O, may not (eslint.boundaries.mjs).
+ * src/store, which do no I/O, may not (eslint.boundaries.mjs).
  */
 const packageRootOf = (from: string): string => {
   if (existsSync(join(from, 'package.json'))) return from

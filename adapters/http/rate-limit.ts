@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import type { Context, Middleware } from 'koa'
 import type { Logger } from 'pino'
-import { quotaScope, type RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import { quotaScope, type RateLimitCounter } from '../../src/store/rate-limit-counter.js'
 import type { AuthState } from './auth.js'
 import { sendFailure } from './error-response.js'
 import { rateLimited } from './http-failures.js'

@@ -11,7 +11,7 @@ import {
   type IdempotencyTimes,
 } from '../../src/domain/idempotency-store.js'
 import type { Pet } from '../../src/domain/pet.js'
-import { type Meter, textBytes } from '../../src/wiring/meter.js'
+import { type Meter, textBytes } from '../../src/store/meter.js'
 
 interface MemoryRecord {
   readonly token: string

@@ -4,7 +4,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { storeFull } from '../../src/domain/errors.js'
 import type { Pet, PetDraft, PetId, PetStatus } from '../../src/domain/pet.js'
 import type { PetListQuery, PetRepository } from '../../src/domain/pet-repository.js'
-import { type Meter, textBytes } from '../../src/wiring/meter.js'
+import { type Meter, textBytes } from '../../src/store/meter.js'
 
 /** The estimate of a created pet, beside its name: its slots in the columns and its id's in its status's list. */
 const PET_BYTES = 96

@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/TaskEither'
 import { type Clock, realClock } from '../../src/domain/clock.js'
-import { quotaOfScope, quotaScope, type RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import { quotaOfScope, quotaScope, type RateLimitCounter } from '../../src/store/rate-limit-counter.js'
 
 interface MemoryRateLimitOptions {
   /** The clock each scope's windows are aligned on: its data set's own, which its client moves; the real one by default. */

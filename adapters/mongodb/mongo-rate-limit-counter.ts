@@ -1,4 +1,4 @@
-import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/store/rate-limit-counter.js'
 import { mongoCall } from './mongo-call.js'
 import { collectionIn, type MongoAccess, serverTime, upsertAfter } from './mongo-options.js'
 

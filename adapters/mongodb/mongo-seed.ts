@@ -1,5 +1,5 @@
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { SeedOutcome } from '../../src/wiring/store.js'
+import type { SeedOutcome } from '../../src/store/store.js'
 import type { CounterDocument } from './mongo-pet-repository.js'
 import { collectionIn, type MongoAccess, serverBound } from './mongo-options.js'
 import { type PetDocument, toDocument } from './pet-document.js'

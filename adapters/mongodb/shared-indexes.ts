@@ -1,7 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises'
 import { type IndexDescription, MongoServerError } from 'mongodb'
 import { type StoreError, storeUnavailable } from '../../src/domain/errors.js'
-import type { StoreLog } from '../../src/wiring/store.js'
+import type { StoreLog } from '../../src/store/store.js'
 import { describeFailure, isTransient, toStoreError, withDeadline } from './mongo-call.js'
 import { IDEMPOTENCY_COLLECTION } from './mongo-idempotency-store.js'
 import { collectionIn, type MongoAccess, serverBound } from './mongo-options.js'

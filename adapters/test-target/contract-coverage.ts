@@ -2,7 +2,7 @@ import { OPERATIONS, type Operation, SCRIPTED_ANSWER } from './fault-rule.js'
 import { answeredCode } from './answered-code.js'
 import type { JournalRecord } from './journal-entry.js'
 import type { RequestJournal } from './request-journal.js'
-import { type Meter, meter, textBytes } from '../../src/wiring/meter.js'
+import { type Meter, meter, textBytes } from '../../src/store/meter.js'
 
 /** A response the served contract declares for a pet operation, and the error codes it may carry. */
 interface DeclaredResponse {

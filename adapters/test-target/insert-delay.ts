@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { pipe } from 'fp-ts/function'
 import * as TE from 'fp-ts/TaskEither'
-import type { StorePorts } from '../../src/wiring/store-ports.js'
+import type { StorePorts } from '../../src/store/store-ports.js'
 
 /** The wait a request asked to happen before its pet is stored, for the work `withInsertDelay` runs. */
 const pending = new AsyncLocalStorage<() => Promise<unknown>>()

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import { authorizationValues } from '../http/auth.js'
 import type { Redact } from '../http/key-redaction.js'
-import { textBytes } from '../../src/wiring/meter.js'
+import { textBytes } from '../../src/store/meter.js'
 import { authorizationForm } from './authorization-form.js'
 import { type KeptBody, keptFromBytes, keptFromText, type TappedBody } from './journal-body.js'
 import type { HeldRequest, JournalMessage, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as E from 'fp-ts/Either'
 import type { Client } from '../../src/domain/authenticator.js'
-import { DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX } from '../../src/wiring/sandbox-budget.js'
+import { DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX } from '../../src/store/sandbox-budget.js'
 import { keyIdOf } from '../auth/static-key-authenticator.js'
 
 /**

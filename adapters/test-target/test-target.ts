@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa'
-import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/wiring/sandbox-budget.js'
-import type { DataSets } from '../../src/wiring/data-sets.js'
+import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/store/sandbox-budget.js'
+import type { DataSets } from '../../src/store/data-sets.js'
 import type { MadeKeys } from './made-keys.js'
 import type { AppExtension } from '../http/extension.js'
 import { type FailureState, sendFailure } from '../http/error-response.js'

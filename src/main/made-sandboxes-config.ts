@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either'
 import type * as t from 'io-ts'
 import { SafeIntegerText } from '../domain/integer-text.js'
-import { DEFAULT_SANDBOX_BUDGET, DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX, sandboxBytes } from '../wiring/sandbox-budget.js'
+import { DEFAULT_SANDBOX_BUDGET, DEFAULT_SANDBOX_IDLE_SECONDS, DEFAULT_SANDBOX_MAX, sandboxBytes } from '../store/sandbox-budget.js'
 import { type Env, readAll, type Read, readSetting, refused, withDefault } from './setting-read.js'
 
 /** The settings of the sandboxes made at run time (POST /v1/sandboxes), and the heap they must fit in. */

@@ -12,9 +12,9 @@ import type { Redact } from '../../adapters/http/key-redaction.js'
 import { listeningAnnouncement } from './announcement.js'
 import { refuseToStart } from './refuse-to-start.js'
 import { applySeed } from './seed/apply-seed.js'
-import { seedGate } from './seed/seed-gate.js'
-import type { DataSets } from '../wiring/data-sets.js'
-import type { Store } from '../wiring/store.js'
+import { seedGate } from '../store/seed-gate.js'
+import type { DataSets } from '../store/data-sets.js'
+import type { Store } from '../store/store.js'
 import { whenStdinEnds } from './stdin-end.js'
 
 /**

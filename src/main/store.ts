@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/Either'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../domain/pet.js'
-import { DEFAULT_SANDBOX_BUDGET } from '../wiring/sandbox-budget.js'
-import type { Store, StoreLog } from '../wiring/store.js'
+import { DEFAULT_SANDBOX_BUDGET } from '../store/sandbox-budget.js'
+import type { Store, StoreLog } from '../store/store.js'
 import type { StoreConfig } from './store-config.js'
 
 /**

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
-import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/store/rate-limit-counter.js'
 import { rateLimitCounterContract } from '../ports/rate-limit-counter.contract.js'
 
 rateLimitCounterContract('memory', async (now) => {

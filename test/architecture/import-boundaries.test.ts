@@ -46,7 +46,7 @@ Boundaries('forbids the domain adapters, mongodb, node I/O and the composition r
     'pino',
     '../main/config.js',
     '../main/main.js',
-    '../wiring/store.js',
+    '../store/store.js',
     '../package-root.js',
   ]) {
     const found = await violations(`import '${source}'\n`, 'src/domain/planted.ts')
@@ -70,7 +70,7 @@ Boundaries("forbids an adapter to import another adapter or the composition root
     assert.is((await violations(`import '${source}'\n`, 'adapters/http/planted.ts')).length, 1, source)
   }
   const allowed =
-    "import { Pet } from '../../src/domain/pet.js'\nimport type { Store } from '../../src/wiring/store.js'\nimport Koa from 'koa'\n" +
+    "import { Pet } from '../../src/domain/pet.js'\nimport type { Store } from '../../src/store/store.js'\nimport Koa from 'koa'\n" +
     "import { PACKAGE_ROOT } from '../../src/package-root.js'\n"
   assert.equal(await violations(allowed, 'adapters/http/planted.ts'), [])
 })
@@ -121,20 +121,20 @@ Boundaries(
   },
 )
 
-Boundaries('lets src/wiring import the domain and its own modules only', async () => {
+Boundaries('lets src/store import the domain and its own modules only', async () => {
   assert.equal(
-    await violations("import type { Pet } from '../domain/pet.js'\nimport type { Store } from './store.js'\n", 'src/wiring/planted.ts'),
+    await violations("import type { Pet } from '../domain/pet.js'\nimport type { Store } from './store.js'\n", 'src/store/planted.ts'),
     [],
   )
   for (const source of ['../../adapters/memory/memory-store.js', '../main/config.js', 'koa', 'node:fs', '../package-root.js']) {
-    assert.is((await violations(`import '${source}'\n`, 'src/wiring/planted.ts')).length, 1, source)
+    assert.is((await violations(`import '${source}'\n`, 'src/store/planted.ts')).length, 1, source)
   }
 })
 
 Boundaries('finds no violation in the real src/domain and adapters', async () => {
   const { ESLint, boundaries } = await load()
   const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: boundaries })
-  const results = await eslint.lintFiles(['src/domain/**/*.ts', 'src/wiring/**/*.ts', 'adapters/**/*.ts'])
+  const results = await eslint.lintFiles(['src/domain/**/*.ts', 'src/store/**/*.ts', 'adapters/**/*.ts'])
   assert.ok(results.length >= 10, `linted ${results.length} files`)
   assert.equal(
     results.flatMap((result) => result.messages.map((message) => `${result.filePath}: ${message.message}`)),

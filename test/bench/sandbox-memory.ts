@@ -5,7 +5,7 @@ import { readConfig } from '../../src/main/config.js'
 import { startService } from '../../src/main/service.js'
 import { openStore } from '../../src/main/store.js'
 import { JOURNAL_SIZE } from '../../adapters/test-target/journal-ring.js'
-import { DEFAULT_SANDBOX_BUDGET, SANDBOX_OVERHEAD_BYTES, sandboxBytes } from '../../src/wiring/sandbox-budget.js'
+import { DEFAULT_SANDBOX_BUDGET, SANDBOX_OVERHEAD_BYTES, sandboxBytes } from '../../src/store/sandbox-budget.js'
 
 /**
  * The test target's worst case against its memory rule: `node --expose-gc

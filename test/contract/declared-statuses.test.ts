@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert'
 import { loadOpenApiDocument } from '../../adapters/http/openapi-document.js'
 import { testTargetContract } from '../../adapters/test-target/contract.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/store/rate-limit-counter.js'
 import { assertError } from '../support/api-suite.js'
 import { startApi, TEST_KEY } from '../support/start-api.js'
 

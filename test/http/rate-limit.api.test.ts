@@ -1,6 +1,6 @@
 import * as TE from 'fp-ts/TaskEither'
 import * as assert from 'uvu/assert'
-import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/store/rate-limit-counter.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { capturedLogger } from '../support/captured-logger.js'
 import { OTHER_KEY, startApi } from '../support/start-api.js'

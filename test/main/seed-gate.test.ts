@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { seedGate } from '../../src/main/seed/seed-gate.js'
+import { seedGate } from '../../src/store/seed-gate.js'
 import { aNewPet } from '../support/pet-builder.js'
 
 const Gate = suite('The seed gate: readiness and creates wait for the seed to settle')

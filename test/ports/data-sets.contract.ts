@@ -4,8 +4,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULT_LEASE_MS } from '../../src/domain/idempotency-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
-import type { DataSetClock, DataSets } from '../../src/wiring/data-sets.js'
-import type { StorePorts } from '../../src/wiring/store-ports.js'
+import type { DataSetClock, DataSets } from '../../src/store/data-sets.js'
+import type { StorePorts } from '../../src/store/store-ports.js'
 import { aNewPet } from '../support/pet-builder.js'
 
 /** One store for one test, whose data sets start from `seed`. */
@@ -53,7 +53,7 @@ const assertReads = (clock: DataSetClock, advancedMs: number, name: string): voi
 }
 
 /**
- * The DataSets contract (src/wiring/data-sets.ts), run once per adapter: isolation, seeding on
+ * The DataSets contract (src/store/data-sets.ts), run once per adapter: isolation, seeding on
  * first use, reset, drop and each data set's clock. The PetRepository and IdempotencyStore contracts also run on a data set's ports.
  */
 export const dataSetsContract = (adapterName: string, open: OpenDataSets): void => {

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/Either'
 import type * as TE from 'fp-ts/TaskEither'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/store/rate-limit-counter.js'
 
 /** One empty counter for one test, on a clock the test moves. */
 export interface RateLimitFixture {
@@ -32,7 +32,7 @@ const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
 }
 
 /**
- * The RateLimitCounter contract (src/wiring/rate-limit-counter.ts), run once per adapter; every
+ * The RateLimitCounter contract (src/store/rate-limit-counter.ts), run once per adapter; every
  * adapter passes every test.
  */
 export const rateLimitCounterContract = (adapterName: string, open: OpenRateLimitCounter): void => {

@@ -1,7 +1,7 @@
 import { MongoClient } from 'mongodb'
 import ConnectionString from 'mongodb-connection-string-url'
 import { type MongoStore, openMongoStore } from '../../adapters/mongodb/mongo-store.js'
-import type { Store } from '../../src/wiring/store.js'
+import type { Store } from '../../src/store/store.js'
 import { type RunningApi, startApi } from './start-api.js'
 import { throwawayDbName } from './mongo-server.js'
 

@@ -1,5 +1,5 @@
 import { memoryRateLimitCounter } from '../../adapters/memory/memory-rate-limit-counter.js'
-import type { RateLimitCounter } from '../../src/wiring/rate-limit-counter.js'
+import type { RateLimitCounter } from '../../src/store/rate-limit-counter.js'
 
 /**
  * The memory rate-limit counter on a clock that stands still, half a minute into a window: every

@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/TaskEither'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { PetDraft } from '../../src/domain/pet.js'
 import type { PetRepository } from '../../src/domain/pet-repository.js'
-import type { DataSets } from '../../src/wiring/data-sets.js'
+import type { DataSets } from '../../src/store/data-sets.js'
 import { aNewPet } from './pet-builder.js'
 
 /** Five pets a sandbox starts from, and their ids. */

@@ -11,7 +11,7 @@ import type { HeldRequest, JournalRecord, SettledEntry } from '../../adapters/te
 import { requestJournal } from '../../adapters/test-target/request-journal.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { Client } from '../../src/domain/authenticator.js'
-import { DEFAULT_SANDBOX_BUDGET } from '../../src/wiring/sandbox-budget.js'
+import { DEFAULT_SANDBOX_BUDGET } from '../../src/store/sandbox-budget.js'
 import { perKeySandboxes } from '../../adapters/test-target/per-key-sandboxes.js'
 import { aNewPet } from '../support/pet-builder.js'
 

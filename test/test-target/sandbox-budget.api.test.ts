@@ -1,6 +1,6 @@
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
-import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/wiring/sandbox-budget.js'
+import { DEFAULT_SANDBOX_BUDGET, type SandboxBudget } from '../../src/store/sandbox-budget.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { SEED } from '../support/sandbox-spaces.js'

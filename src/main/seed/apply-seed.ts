@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import * as E from 'fp-ts/Either'
 import type { Logger } from 'pino'
 import type { StoreError } from '../../domain/errors.js'
-import type { SeedOutcome, Store } from '../../wiring/store.js'
+import type { SeedOutcome, Store } from '../../store/store.js'
 import type { Config } from '../config.js'
 
 const FIRST_RETRY_MS = 1_000

@@ -1,7 +1,7 @@
 import * as TE from 'fp-ts/TaskEither'
-import { storeUnavailable } from '../../domain/errors.js'
-import { gateCreates } from '../../wiring/store-ports.js'
-import type { Store } from '../../wiring/store.js'
+import { storeUnavailable } from '../domain/errors.js'
+import { gateCreates } from './store-ports.js'
+import type { Store } from './store.js'
 
 /**
  * The shared data set held back until its seed has settled (applied, or found not needed): until
