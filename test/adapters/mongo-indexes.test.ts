@@ -157,7 +157,7 @@ Waiting('an upgrade is ready, serving reads, while createId_1 is built; creates 
     await until(() => builds(standIn).length > 0, 'the build of createId_1')
     assert.equal(await store.ready()(), E.right(undefined))
     assert.equal(
-      await store.shared.pets.insert({ name: 'Rex', categoryId: 1, status: 'sold' })(),
+      await store.shared.pets.insert(aNewPet({ status: 'sold' }))(),
       E.left({ _tag: 'StoreUnavailable', detail: 'creates wait for the index pets.createId_1, being built' }),
     )
   } finally {

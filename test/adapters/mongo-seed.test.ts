@@ -8,11 +8,9 @@ import { COUNTERS_COLLECTION, PETS_COLLECTION } from '../../adapters/mongodb/pet
 import type { PetDraft } from '../../src/domain/pet.js'
 import { findMongod, sharedMongod, throwawayDatabase, withoutMongod } from '../support/mongo-server.js'
 import { accessTo } from '../support/mongo-access.js'
+import { aNewPet } from '../support/pet-builder.js'
 
-const SEED: ReadonlyArray<PetDraft> = [
-  { name: 'Rex', categoryId: 1, status: 'available' },
-  { name: 'Zoë', categoryId: 2, status: 'sold' },
-]
+const SEED: ReadonlyArray<PetDraft> = [aNewPet({ name: 'Rex' }), aNewPet({ name: 'Zoë', categoryId: 2, status: 'sold' })]
 
 /** `count` pets named by their place in the seed, so that each stored pet can be matched to its id. */
 const numbered = (count: number): ReadonlyArray<PetDraft> =>
@@ -137,7 +135,7 @@ if (source.kind === 'none') {
       assert.equal(await db.collection(COUNTERS_COLLECTION).findOne({}), { _id: 'pets', next: 2 })
       // A create after it gets the next id.
       const pets = mongoPetRepository(accessTo(async () => db))
-      const created = await pets.insert({ name: 'Third', categoryId: 3, status: 'pending' })()
+      const created = await pets.insert(aNewPet({ name: 'Third', categoryId: 3, status: 'pending' }))()
       assert.ok(E.isRight(created) && created.right.id === 3, JSON.stringify(created))
     } finally {
       await database.dispose()

@@ -150,7 +150,7 @@ if (source.kind === 'none') {
     const store = openMongoStore({ uri: mongodbUri(uri, dbName, hostile), dbName, timeoutMs: 5000, writeConcern: { w: 'majority' } })
     try {
       await indexesBuilt(store)
-      const pet = await run(store.shared.pets.insert({ name: 'Rex', categoryId: 7, status: 'sold' }))
+      const pet = await run(store.shared.pets.insert(aNewPet({ categoryId: 7, status: 'sold' })))
       assert.equal(await run(store.shared.pets.findById(pet.id)), { _tag: 'Some', value: pet })
       assert.equal(await run(store.shared.pets.list({ limit: 5 })), [pet])
       const claim = await run(store.shared.idempotency.claim('client:key', 'f1'))
@@ -175,8 +175,8 @@ if (source.kind === 'none') {
       const access = { database: async () => client.db(dbName), writeConcern: { w: 'majority' as const }, timeoutMs: 1500 }
       const pets = mongoPetRepository(access)
       const idempotency = mongoIdempotencyStore(access)
-      await seedMongoPets(access, [{ name: 'Zoë', categoryId: 1, status: 'sold' }])
-      const pet = await run(pets.insert({ name: 'Rex', categoryId: 1, status: 'sold' }))
+      await seedMongoPets(access, [aNewPet({ name: 'Zoë', status: 'sold' })])
+      const pet = await run(pets.insert(aNewPet({ status: 'sold' })))
       await run(pets.findById(pet.id))
       await run(pets.list({ limit: 5 }))
       const claim = await run(idempotency.claim('client:key', 'f1'))
@@ -215,12 +215,12 @@ if (source.kind === 'none') {
     const client = await new MongoClient(await mongod.uri()).connect()
     try {
       const db = client.db(fixture.dbName)
-      await run(fixture.repository.insert({ name: 'first', categoryId: 1, status: 'sold' }))
+      await run(fixture.repository.insert(aNewPet({ name: 'first', status: 'sold' })))
       // A create of this same instance is between its two awaits: it holds id 2, not yet stored.
       const slow = await db
         .collection<CounterDocument>(COUNTERS_COLLECTION)
         .findOneAndUpdate(counterFilter, { $inc: { next: 1 } }, { returnDocument: 'after' })
-      const fast = await run(fixture.repository.insert({ name: 'third', categoryId: 1, status: 'sold' }))
+      const fast = await run(fixture.repository.insert(aNewPet({ name: 'third', status: 'sold' })))
       const page = await run(fixture.repository.list({ limit: 10, after: 1 }))
       assert.equal(
         page.map((pet) => pet.id),
