@@ -4,7 +4,7 @@ import { authorizationValues, readBearerToken } from '../http/auth.js'
 import type { Authentication } from '../http/extension.js'
 import { keyHolderIn } from './authorization-form.js'
 import type { FaultState } from './faults.js'
-import { type KeepRequest, SANDBOX_PATHS } from './request-journal.js'
+import { type KeepRequest, SANDBOX_PATHS } from './keeping-requests.js'
 
 /**
  * Before authentication: a request whose Authorization authentication will refuse for its form (no
