@@ -1,136 +1,20 @@
-import type { OutgoingHttpHeaders } from 'node:http'
 import type { Context, Middleware, Next, ParameterizedContext } from 'koa'
-import { safeIntegerText } from '../../src/domain/integer-text.js'
-import type { AuthState } from '../http/auth.js'
-import type { LogFieldsState } from '../http/access-log.js'
-import { type FailureState, sendFailure } from '../http/error-response.js'
-import {
-  type AppliedFault,
-  FAULT_NAMES,
-  type FaultName,
-  type FaultRule,
-  MAX_DELAY_MS,
-  MAX_RETRY_AFTER_SECONDS,
-  NETWORK_FAULTS,
-  type Operation,
-  SCRIPTED_ANSWER,
-} from './fault-rule.js'
+import { sendFailure } from '../http/error-response.js'
+import { type FaultRule, type Operation, SCRIPTED_ANSWER } from './fault-rule.js'
+import { type FaultPreferences, readFaultPreferences } from './fault-preferences.js'
 import { type FaultScripts, NEEDS_BODY, type ScriptedRequest } from './fault-script.js'
+import { applied, type FaultState, preferenceApplied } from './fault-state.js'
 import { type FaultSource, type ForcedStatus, forcedFailure } from './failures.js'
 import { withInsertDelay } from './insert-delay.js'
 import type { JsonBodyState } from '../http/json-body.js'
-import { parsePrefer } from './prefer.js'
-import { rawHeadLines } from '../http/raw-head.js'
+import { isNetworkFault, resetConnection, sendTruncated } from './network-faults.js'
 import { sendAnswer } from './scripted-answer.js'
-
-export { MAX_DELAY_MS } from './fault-rule.js'
-
-/** What a request asks of this service in `Prefer`; a preference it does not understand is absent. */
-interface FaultPreferences {
-  readonly delayMs?: number
-  readonly fault?: FaultName
-  readonly retryAfterSeconds?: number
-}
-
-const NOTHING_PREFERRED: FaultPreferences = {}
-
-/**
- * `delay` (an integer from 0 to MAX_DELAY_MS, in the one integer syntax of the API), `fault` (429,
- * 500, 502, 503, 504, `reset`, `reset-after` or `truncated`) and `retry-after` (0 to
- * MAX_RETRY_AFTER_SECONDS). Any other preference, or one of these out of range,
- * is ignored, as RFC 7240 asks; a repeated one counts once, in its first occurrence.
- */
-export const readFaultPreferences = (header: string | undefined): FaultPreferences => {
-  // Most requests send no Prefer at all.
-  if (header === undefined) return NOTHING_PREFERRED
-  const preferences = parsePrefer(header)
-  const delayMs = safeIntegerText(preferences.get('delay'), 0, MAX_DELAY_MS)
-  const asked = preferences.get('fault')
-  const fault = asked !== undefined && FAULT_NAMES.includes(asked) ? (asked as FaultName) : undefined
-  const retryAfterSeconds = safeIntegerText(preferences.get('retry-after'), 0, MAX_RETRY_AFTER_SECONDS)
-  return {
-    ...(delayMs === undefined ? {} : { delayMs }),
-    ...(fault === undefined ? {} : { fault }),
-    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-  }
-}
 
 interface FaultsOptions {
   /** Aborted when shutdown begins: a delay still running ends then, and none starts after. */
   readonly shutdown?: AbortSignal
   /** Each sandbox's fault script. */
   readonly scripts: FaultScripts
-}
-
-/** What the faults middleware decided for a request, for the request journal: the fault applied (or a scripted answer), and what it sent. */
-export interface FaultState extends AuthState, LogFieldsState, FailureState {
-  fault?: AppliedFault
-  /** What a `truncated` answer sent after its status line: the headers sent whole, and the bytes of its body. */
-  truncated?: { readonly headers: OutgoingHttpHeaders; readonly body: Buffer }
-}
-
-const isNetworkFault = (fault: FaultName): fault is (typeof NETWORK_FAULTS)[number] =>
-  (NETWORK_FAULTS as ReadonlyArray<string>).includes(fault)
-
-/** Tells the request's log line a field of it: what a fault did to the request. */
-const logField = (ctx: ParameterizedContext<FaultState>, name: string, value: string | null): void => {
-  ctx.state.logFields = { ...ctx.state.logFields, [name]: value }
-}
-
-/** The fault applied, for the journal and the log line, where it is marked `forced` so that nobody mistakes it for a real failure. */
-const applied = (ctx: ParameterizedContext<FaultState>, fault: AppliedFault): void => {
-  ctx.state.fault = fault
-  ctx.state.logFields = { ...ctx.state.logFields, fault, forced: true }
-}
-
-/** What `Prefer` asked for and was applied: in `Preference-Applied`, and in the log line. */
-const preferenceApplied = (ctx: ParameterizedContext<FaultState>, value: string): void => {
-  ctx.set('Preference-Applied', value)
-  logField(ctx, 'preferenceApplied', value)
-}
-
-/** The connection is reset (TCP RST): the client sees ECONNRESET, and no byte of an answer. */
-const resetConnection = (ctx: ParameterizedContext<FaultState>): void => {
-  ctx.respond = false
-  logField(ctx, 'status', null)
-  ctx.req.socket.resetAndDestroy()
-}
-
-/**
- * The answer the operation gave, cut short. With a body: its status line and headers,
- * `Content-Length` of the whole body, then half the body. Without one (to HEAD, a 304), where
- * that would be a whole answer: its status line and the first half of its header lines, never the
- * empty line that ends the head, written to the socket (Node's response writes a head only whole).
- * Then the socket is destroyed, not just ended: the server keeps no connection whose client holds
- * its own half open. What was sent is kept for the request journal.
- */
-const sendTruncated = (ctx: ParameterizedContext<FaultState>): void => {
-  const text = typeof ctx.body === 'string' ? ctx.body : ctx.body === undefined || ctx.body === null ? '' : JSON.stringify(ctx.body)
-  const length = Buffer.byteLength(text)
-  const headers: OutgoingHttpHeaders = {
-    ...ctx.response.headers,
-    ...(length > 0 ? { 'content-length': String(length) } : {}),
-    connection: 'close',
-  }
-  ctx.respond = false
-  const socket = ctx.req.socket
-  const close = (): void => void socket.destroy()
-  if (ctx.method !== 'HEAD' && length > 0) {
-    const body = Buffer.from(text).subarray(0, Math.floor(length / 2))
-    ctx.state.truncated = { headers, body }
-    ctx.res.writeHead(ctx.status, headers)
-    ctx.res.write(body, close)
-    return
-  }
-  const entries = Object.entries(headers)
-  const sent = Object.fromEntries(entries.slice(0, Math.floor(entries.length / 2)))
-  ctx.state.truncated = { headers: sent, body: Buffer.alloc(0) }
-  socket.write(
-    rawHeadLines(ctx.status, sent)
-      .map((line) => `${line}\r\n`)
-      .join(''),
-    close,
-  )
 }
 
 /** The faults middleware of the pet routes (see `faults`). */

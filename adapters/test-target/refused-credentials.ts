@@ -3,7 +3,7 @@ import type { Middleware, Next, ParameterizedContext } from 'koa'
 import { authorizationValues, readBearerToken } from '../http/auth.js'
 import type { Authentication } from '../http/extension.js'
 import { keyHolderIn } from './authorization-form.js'
-import type { FaultState } from './faults.js'
+import type { FaultState } from './fault-state.js'
 import { type KeepRequest, SANDBOX_PATHS } from './keeping-requests.js'
 
 /**

@@ -1,6 +1,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { MAX_DELAY_MS, readFaultPreferences } from '../../adapters/test-target/faults.js'
+import { readFaultPreferences } from '../../adapters/test-target/fault-preferences.js'
+import { MAX_DELAY_MS } from '../../adapters/test-target/fault-rule.js'
 
 const Preferences = suite('readFaultPreferences')
 
