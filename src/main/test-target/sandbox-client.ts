@@ -1,5 +1,4 @@
 import * as E from 'fp-ts/Either'
-import { JOURNAL_SIZE } from '../../../adapters/test-target/journal-ring.js'
 import {
   call,
   Clock,
@@ -26,8 +25,14 @@ import {
 } from './sandbox-types.js'
 
 /**
+ * The most entries a journal keeps, and so a page of it holds: the contract's maximum of `limit` on
+ * GET /v1/sandbox/requests (docs/openapi-test-target.yaml), which the generated types do not carry.
+ */
+const WHOLE_JOURNAL = 1000
+
+/**
  * Every entry that matches `filters`, or the newest `limit`: pages of the most entries a page holds
- * (JOURNAL_SIZE, fewer when they pass a page's bytes), each page's `Link` followed to the next.
+ * (WHOLE_JOURNAL, fewer when they pass a page's bytes), each page's `Link` followed to the next.
  */
 const journalOf = async (
   url: string,
@@ -35,7 +40,7 @@ const journalOf = async (
   { limit, ...filters }: JournalFilters & { readonly limit?: number },
 ): Promise<ReadonlyArray<JournalEntry>> => {
   const entries: JournalEntry[] = []
-  let path: string | undefined = `/v1/sandbox/requests${queryOf({ ...filters, limit: Math.min(limit ?? JOURNAL_SIZE, JOURNAL_SIZE) })}`
+  let path: string | undefined = `/v1/sandbox/requests${queryOf({ ...filters, limit: Math.min(limit ?? WHOLE_JOURNAL, WHOLE_JOURNAL) })}`
   while (path !== undefined && entries.length < (limit ?? Number.POSITIVE_INFINITY)) {
     const page = await exchange(url, key, { method: 'GET', path, expected: 200, codec: Entries })
     // The entries are the contract's JournalEntry objects, checked here for the parts named in Entries.
@@ -57,7 +62,7 @@ const countOf = async (url: string, key: string, filters: JournalFilters): Promi
   const since = filters.since === undefined ? 'since it was last cleared' : `after sequence ${filters.since}`
   throw new Error(
     `count: ${count} entries match, but the journal no longer keeps every request ${since} ` +
-      `(it keeps the newest ${JOURNAL_SIZE}, fewer when they fill its part of the sandbox's budget), so the count may be short: ` +
+      `(it keeps the newest ${WHOLE_JOURNAL}, fewer when they fill its part of the sandbox's budget), so the count may be short: ` +
       'clear the journal (DELETE /v1/sandbox/requests) before the requests a test counts, or count since a later sequence',
   )
 }
