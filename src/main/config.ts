@@ -153,7 +153,7 @@ export const readConfig = (
   return pipe(
     removedSettings(env),
     apSecond(Validation)(settings),
-    E.chain(testTargetOnMemory),
-    E.chain(madeSandboxesInHeap(env, heapBytes)),
+    E.flatMap(testTargetOnMemory),
+    E.flatMap(madeSandboxesInHeap(env, heapBytes)),
   )
 }

@@ -84,7 +84,7 @@ const storeKind = (production: boolean): SettingCodec<StoreConfig['kind']> =>
 export const storeSetting = (env: Env): Read<StoreConfig> =>
   pipe(
     readSetting(env, 'PETSTORE_STORE', storeKind(env.NODE_ENV === 'production')),
-    E.chain((kind): Read<StoreConfig> =>
+    E.flatMap((kind): Read<StoreConfig> =>
       kind === 'memory'
         ? E.right({ kind })
         : pipe(
