@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
-import { CONNECTIONS, KEY, QUICK, ROUNDS, SECONDS, type Scenario } from './scenarios.js'
+import { resolve } from 'node:path'
+import type { FixedRateLoad, FixedRateResult } from './fixed-rate-load.js'
+import { CONNECTIONS, KEY, POST_BODY, QUICK, ROUNDS, SECONDS, type Scenario } from './scenarios.js'
 import { type Server, cpuMs, hasEnded, ownMs, pathFor } from './servers.js'
 
 /** wrk runs, on the load core, and the figures taken from them: each server alone, in alternating rounds. */
@@ -122,18 +124,56 @@ export const wrk = (
 }
 
 /**
- * Measures `server` with every other server of its group stopped (SIGSTOP) and resumed after: idle,
- * they still wake on the servers' core (log flushes, the metrics' event-loop monitor, a JVM's
- * threads) and would slow whichever server is measured, the fastest most.
+ * Runs `measure` with every other server of `group` stopped (SIGSTOP) and resumed after: idle, they
+ * still wake on the servers' core (log flushes, the metrics' event-loop monitor, a JVM's threads)
+ * and would slow whichever server is measured, the fastest most.
  */
-export const alone = (server: Server, group: ReadonlyArray<Server>, scenario: Scenario, seconds?: number): Measure => {
+export const aloneIn = <T>(server: Server, group: ReadonlyArray<Server>, measure: () => T): T => {
   const others = group.filter((other) => other !== server)
   for (const other of others) other.child.kill('SIGSTOP')
   try {
-    return wrk(server, scenario, { group, ...(seconds === undefined ? {} : { seconds }) })
+    return measure()
   } finally {
     for (const other of others) other.child.kill('SIGCONT')
   }
+}
+
+/** One wrk run of `scenario` against `server`, the other servers of its group stopped. */
+export const alone = (server: Server, group: ReadonlyArray<Server>, scenario: Scenario, seconds?: number): Measure =>
+  aloneIn(server, group, () => wrk(server, scenario, { group, ...(seconds === undefined ? {} : { seconds }) }))
+
+const FIXED_RATE_LOAD = resolve(__dirname, 'fixed-rate-load.js')
+
+/**
+ * One run of SECONDS of `scenario` at `rate` requests a second against `server`, from
+ * fixed-rate-load.ts on the load core, over CONNECTIONS connections; `group` as for wrk.
+ */
+export const fixedRate = (server: Server, scenario: Scenario, rate: number, group: ReadonlyArray<Server> = [server]): FixedRateResult => {
+  waitForQuiet(group)
+  const otherBefore = otherMs(group)
+  const started = performance.now()
+  const post = scenario.method === 'POST'
+  const load: FixedRateLoad = {
+    url: `${server.url}${scenario.path}`,
+    method: scenario.method,
+    headers: { authorization: `Bearer ${KEY}`, ...(post ? { 'content-type': 'application/json' } : {}) },
+    ...(post ? { body: POST_BODY } : {}),
+    rate,
+    seconds: SECONDS,
+    warmUpSeconds: 1,
+    connections: CONNECTIONS,
+  }
+  let output: string
+  try {
+    output = execFileSync('taskset', ['-c', LOAD_CORE, process.execPath, FIXED_RATE_LOAD, JSON.stringify(load)], { encoding: 'utf8' })
+  } catch (error) {
+    if (hasEnded(server)) throw new Error(`${server.name} (pid ${server.child.pid ?? '?'}) ended or was killed during the benchmark`)
+    throw error
+  }
+  noise.otherShares.push(Math.max(0, otherMs(group) - otherBefore) / (performance.now() - started))
+  const result = JSON.parse(output) as FixedRateResult
+  if (result.failed > 0) throw new Error(`${result.failed} failed or non-2xx answers in ${scenario.name} at a fixed rate on ${server.url}`)
+  return result
 }
 
 /** Per scenario name, per server name, the medians of its rounds. */

@@ -1,6 +1,6 @@
 import { median, waitForQuiet } from './measure.js'
-import { summarise, verdict } from './report.js'
-import { KEY, MAX_BODY_BYTES, POST_BODY, QUICK, SECONDS, TARGETS } from './scenarios.js'
+import { ratioText, summariseText } from './report.js'
+import { KEY, MAX_BODY_BYTES, POST_BODY, QUICK, SECONDS } from './scenarios.js'
 import { SERVICE, type Server, cpuMs, startServer, stopServer } from './servers.js'
 
 /** What hostile bodies cost the service: CPU per create against one JSON.parse, and the latency of others meanwhile. */
@@ -133,12 +133,12 @@ export const hostilePart = async (): Promise<void> => {
       const underAttack = await latenciesUnderAttack(server, body.text, ms)
       console.log(`\n${body.name}`)
       console.log(
-        `CPU per create: ${plain.toFixed(1)} ms; JSON.parse alone: ${parse.toFixed(1)} ms; create/JSON.parse ${ratio.toFixed(2)}x ` +
-          `(<= ${TARGETS.parse}x: ${verdict(ratio <= TARGETS.parse)}); with an Idempotency-Key: ${keyed.toFixed(1)} ms`,
+        `CPU per create: ${plain.toFixed(1)} ms; JSON.parse alone: ${parse.toFixed(1)} ms; create/JSON.parse ${ratio.toFixed(2)}x; ` +
+          `with an Idempotency-Key: ${keyed.toFixed(1)} ms`,
       )
       console.log(`A small GET, one at a time, while 3 clients send this body: ${latencyText(underAttack)}`)
     }
-    summarise(`a hostile body's CPU over one JSON.parse of it <= ${TARGETS.parse}×`, ratios, (figure) => figure <= TARGETS.parse, 2, '×')
+    summariseText(`a hostile body's CPU over one JSON.parse of it (no target)`, ratios.map((ratio) => `${ratioText(ratio)}×`).join(', '))
   } finally {
     await stopServer(server)
   }

@@ -23,11 +23,11 @@ interface Line {
 
 const lines: Line[] = []
 
-/** Adds one target to the summary: its figures, and whether every one of them meets it. */
+/** Adds one target to the summary: its figures, and whether every one of them meets it (`meets` the figure of each endpoint, by its index). */
 export const summarise = (
   target: string,
   figures: ReadonlyArray<number>,
-  meets: (figure: number) => boolean,
+  meets: (figure: number, index: number) => boolean,
   digits = 2,
   unit = '',
 ): void => {
@@ -35,7 +35,7 @@ export const summarise = (
   lines.push({
     target,
     figures: figures.map((figure) => `${ratioText(figure, digits)}${unit}`).join(', '),
-    met: measured && figures.length > 0 ? figures.every(meets) : undefined,
+    met: measured && figures.length > 0 ? figures.every((figure, index) => meets(figure, index)) : undefined,
   })
 }
 

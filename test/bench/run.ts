@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { cpus } from 'node:os'
 import { LOAD_CORE, median, noise, resetNoise } from './measure.js'
+import { featuresPart } from './part-features.js'
 import { hostilePart } from './part-hostile.js'
 import { jsonServerPart } from './part-json-server.js'
 import { ladderPart } from './part-ladder.js'
@@ -14,11 +15,12 @@ import { SERVER_CORE } from './servers.js'
 
 /**
  * `npm run bench`, in one run (each part in its own file): the bare node:http server against the
- * minimal server (the limit); the composed service against the minimal server and against a
- * straightforward build of the same operations on the same libraries, with each feature that has a
- * setting turned off in turn (what each costs); getPet and listPets built up a layer at a time; the
- * service against json-server; test-target mode against the default mode and WireMock; what hostile
- * bodies cost; how list and get scale to 1,000,000 pets created over HTTP and the memory that takes.
+ * minimal server (the limit); the composed service against a straightforward build of the same
+ * operations on the same libraries and against the minimal server, also at a fixed rate; the
+ * service with each default feature turned off in turn (what each costs); getPet and listPets built
+ * up a layer at a time; the service against json-server; test-target mode against the default mode
+ * and WireMock; what hostile bodies cost; how list and get scale to 1,000,000 pets created over HTTP
+ * and the memory that takes.
  * Rounds alternate between the servers compared, so that a noisy moment of the machine hits them
  * all. Figures only: each is printed beside its target, again in a summary at the end, and nothing
  * here passes or fails (docs/performance.md).
@@ -26,6 +28,7 @@ import { SERVER_CORE } from './servers.js'
 const PARTS: ReadonlyArray<readonly [string, () => Promise<void>]> = [
   ['limit', limitPart],
   ['service', servicePart],
+  ['features', featuresPart],
   ['ladder', ladderPart],
   ['json-server', jsonServerPart],
   ['test-target', testTargetPart],

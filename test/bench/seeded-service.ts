@@ -8,7 +8,7 @@ import { openStore } from '../../src/main/store.js'
  * The composed service exactly as `npm start` runs it (default settings, request logging on), with
  * its memory store seeded in-process with BENCH_PETS pets first (the scaling part creates its
  * million over HTTP instead, from BENCH_PETS=0). BENCH_OFF (comma-separated: log, metrics) turns
- * features off through their settings, so that the benchmark can say what each costs. Only
+ * features off through their settings, so that the benchmark can say what each costs (FEATURES). Only
  * features an operator can turn off are measured so: ETags and request ids have no setting, and the
  * benchmark runs nothing a user cannot. BENCH_MODE=test-target runs it as a test target for client
  * developers.
