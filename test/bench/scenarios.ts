@@ -48,6 +48,22 @@ export const FEATURES: ReadonlyArray<{ readonly name: string; readonly off: stri
   { name: 'log line', off: 'log' },
   /** Counters and histograms of every answer (PETSTORE_METRICS). */
   { name: 'metrics', off: 'metrics' },
+  /** X-Request-Id on every answer, and the id in the log line. */
+  { name: 'request id', off: 'request-id' },
+  /** X-Content-Type-Options: nosniff and Cache-Control: no-store on every answer. */
+  { name: 'common headers', off: 'common-headers' },
+  /** The bearer key's check, in constant time. */
+  { name: 'authentication', off: 'auth' },
+  /** A read's ETag and the evaluation of If-None-Match. */
+  { name: 'ETag', off: 'etag' },
+  /** getPet's Deprecation, Sunset and successor Link. */
+  { name: 'deprecation headers', off: 'deprecation' },
+  /** `Connection: close` on the last answer at shutdown and after a body left unread. */
+  { name: 'connection close', off: 'connection-close' },
+  /** Anything thrown answered as a JSON Error, keys redacted from Errors' messages. */
+  { name: 'error boundary', off: 'error-boundary' },
+  /** A request's whole body received before an operation that does not read it. */
+  { name: 'body received', off: 'body-received' },
 ]
 
 export interface Scenario {
