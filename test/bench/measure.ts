@@ -176,12 +176,19 @@ export const fixedRate = (server: Server, scenario: Scenario, rate: number, grou
   return result
 }
 
+/** A server's medians over its rounds, and the measure of each round. */
+export interface Medians extends Measure {
+  readonly rounds: ReadonlyArray<Measure>
+}
+
 /** Per scenario name, per server name, the medians of its rounds. */
-export type Results = Map<string, Map<string, Measure>>
+export type Results = Map<string, Map<string, Medians>>
 
 /**
- * Per scenario, ROUNDS rounds in which every server is measured once, in turn, alone; the median of each.
- * Every scenario runs once on every server first, so that the JIT has settled.
+ * Per scenario, ROUNDS rounds in which every server is measured once, in turn, alone; the median of
+ * each. Every other round goes through the servers in the opposite order, so that no server is
+ * always the one measured first, or just after another. Every scenario runs once on every server
+ * first, so that the JIT has settled.
  */
 export const alternate = (
   servers: ReadonlyArray<Server>,
@@ -191,25 +198,32 @@ export const alternate = (
   for (const server of servers) for (const scenario of scenarios) if (applies(server, scenario)) alone(server, servers, scenario)
   const results: Results = new Map()
   for (const scenario of scenarios) {
-    const runs = new Map<string, Measure[]>()
+    const runs = new Map<string, Measure[]>(servers.filter((server) => applies(server, scenario)).map((server) => [server.name, []]))
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const server of servers) {
-        if (!applies(server, scenario)) continue
-        runs.set(server.name, [...(runs.get(server.name) ?? []), alone(server, servers, scenario)])
+      for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+        runs.get(server.name)?.push(alone(server, servers, scenario))
       }
     }
-    const medians = [...runs].map(([name, measures]): [string, Measure] => [
+    const medians = [...runs].map(([name, measures]): [string, Medians] => [
       name,
       {
         rps: median(measures.map((measure) => measure.rps)),
         p99Ms: median(measures.map((measure) => measure.p99Ms)),
         cpuUs: median(measures.map((measure) => measure.cpuUs)),
+        rounds: measures,
       },
     ])
     results.set(scenario.name, new Map(medians))
   }
   return results
 }
+
+/**
+ * What `server` costs more than `other` per request, in CPU µs: the median of their differences in
+ * each round, which a slow drift of the machine's speed moves less than the difference of their medians.
+ */
+export const pairedDifference = (server: Medians, other: Medians): number =>
+  median(server.rounds.map((measure, round) => measure.cpuUs - (other.rounds[round]?.cpuUs ?? NaN)))
 
 /** Microseconds of one core per request, from requests per second with the server's core saturated. */
 export const usPerRequest = (rps: number): number => 1e6 / rps

@@ -1,4 +1,4 @@
-import { type Measure, alternate } from './measure.js'
+import { type Medians, alternate, pairedDifference } from './measure.js'
 import { pad, summariseText } from './report.js'
 import { CREATE, FEATURES, GET, LIST, PETS, ROUNDS, SECONDS, type Scenario } from './scenarios.js'
 import { SERVICE, checkSameAnswers, startServer, stopAll } from './servers.js'
@@ -9,7 +9,8 @@ const ENDPOINTS: ReadonlyArray<Scenario> = [LIST, GET, CREATE]
 /**
  * What each default feature costs: the service with every feature on against the service with that
  * one feature off (seeded-service.ts, BENCH_OFF), all in the same alternating rounds. A feature's
- * cost is the difference of their CPU µs per request; its share, that over the service's.
+ * cost is the median of the differences of their CPU µs per request in each round; its share, that
+ * over the service's.
  */
 export const featuresPart = async (): Promise<void> => {
   const service = await startServer('service', SERVICE)
@@ -20,15 +21,15 @@ export const featuresPart = async (): Promise<void> => {
   try {
     await checkSameAnswers(service, servers.slice(1), ENDPOINTS)
     const results = alternate(servers, ENDPOINTS)
-    const measureOf = (scenario: Scenario, name: string): Measure =>
-      results.get(scenario.name)?.get(name) ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN }
+    const measureOf = (scenario: Scenario, name: string): Medians =>
+      results.get(scenario.name)?.get(name) ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN, rounds: [] }
     const costOf = (scenario: Scenario, feature: string): number =>
-      measureOf(scenario, 'service').cpuUs - measureOf(scenario, `no ${feature}`).cpuUs
+      pairedDifference(measureOf(scenario, 'service'), measureOf(scenario, `no ${feature}`))
     const cell = (us: number, of: number): string => pad(`${us.toFixed(1)} (${((100 * us) / of).toFixed(0)}%)`, 18)
 
     console.log(
       `\nWhat each default feature costs: CPU µs per request of the service with every feature on, less with that one off ` +
-        `(its share of the service's); ${PETS} pets, ${ROUNDS} alternating rounds of ${SECONDS}s, medians`,
+        `(its share of the service's); ${PETS} pets, ${ROUNDS} alternating rounds of ${SECONDS}s, medians of each round's difference`,
     )
     console.log(`${'feature'.padEnd(22)}${ENDPOINTS.map((scenario) => scenario.name.padStart(18)).join('')}`)
     for (const feature of FEATURES) {
