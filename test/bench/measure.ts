@@ -219,11 +219,12 @@ export const alternate = (
 }
 
 /**
- * What `server` costs more than `other` per request, in CPU µs: the median of their differences in
- * each round, which a slow drift of the machine's speed moves less than the difference of their medians.
+ * How much more `server` takes than `other`, round by round (CPU µs per request in each round): the
+ * median of their differences, which a slow drift of the machine's speed moves less than the
+ * difference of their medians.
  */
-export const pairedDifference = (server: Medians, other: Medians): number =>
-  median(server.rounds.map((measure, round) => measure.cpuUs - (other.rounds[round]?.cpuUs ?? NaN)))
+export const pairedDifference = (server: ReadonlyArray<number>, other: ReadonlyArray<number>): number =>
+  median(server.map((value, round) => value - (other[round] ?? NaN)))
 
 /** Microseconds of one core per request, from requests per second with the server's core saturated. */
 export const usPerRequest = (rps: number): number => 1e6 / rps
