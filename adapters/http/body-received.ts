@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { finished } from 'node:stream/promises'
 import type Router from '@koa/router'
 import type { Middleware, ParameterizedContext } from 'koa'
@@ -5,6 +6,10 @@ import { isAnsweredByServer } from './closing-connections.js'
 import { type FailureState, sendFailure } from './error-response.js'
 import { payloadTooLarge } from './http-failures.js'
 import { readsBody } from './json-body.js'
+
+/** RFC 9112 §6.3: a request without Content-Length or Transfer-Encoding has no body. */
+export const hasBody = (request: IncomingMessage): boolean =>
+  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') > 0
 
 /** Whether the route the request goes to reads its body (jsonBody), which it then gets whole before its operation. */
 const routeReadsBody = (router: Router, method: string, path: string): boolean =>
@@ -45,12 +50,13 @@ const receivedWhole = async (ctx: ParameterizedContext<FailureState>, limitBytes
  * discarded, at most `limitBytes` of it (more is refused with 413, as a route that reads it would);
  * when it breaks off (bad framing, a timeout, a client giving up), the request is not carried out:
  * the HTTP server answers the failure, or its client is gone. A route that reads the body gets it
- * whole (json-body.ts). A request without a body (nearly all) is complete at once and goes on.
+ * whole (json-body.ts). A request without a body (nearly all) goes on at once, even when Node has
+ * not yet marked it complete (it does so just after handing it over).
  */
 export const bodyReceived =
   (router: Router, limitBytes: number): Middleware<FailureState> =>
-  async (ctx, next) => {
-    const waits = !ctx.req.complete && !routeReadsBody(router, ctx.method, ctx.path)
-    if (waits && !(await receivedWhole(ctx, limitBytes))) return
-    await next()
+  (ctx, next) => {
+    const waits = !ctx.req.complete && hasBody(ctx.req) && !routeReadsBody(router, ctx.method, ctx.path)
+    if (!waits) return next()
+    return receivedWhole(ctx, limitBytes).then((whole) => (whole ? next() : undefined))
   }

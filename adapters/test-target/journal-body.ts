@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { hasBody } from '../http/body-received.js'
 import type { Redact } from '../http/key-redaction.js'
 
 /** A body as a journal entry shows it: text, or null when there was none; `bodyTruncated` when it is not all of it. */
@@ -16,10 +17,6 @@ export interface TappedBody {
 }
 
 const NO_BODY: TappedBody = { bytes: Buffer.alloc(0), cut: false }
-
-/** RFC 9112 §6.3: a request without Content-Length or Transfer-Encoding has no body. */
-export const hasBody = (request: IncomingMessage): boolean =>
-  request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') > 0
 
 /**
  * Catches the first `bound` bytes of a request's body for the journal, without ever changing how the
