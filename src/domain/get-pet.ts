@@ -31,12 +31,15 @@ const MAX_STORABLE_ID = BigInt(Number.MAX_SAFE_INTEGER)
 const storableId = (id: bigint): E.Either<PetNotFound, PetId> =>
   id <= 0n || id > MAX_STORABLE_ID ? E.left(petNotFound(id.toString())) : E.right(Number(id))
 
+/** The step, made once: fp-ts's sequencing functions build it anew, arguments copied, on every call. */
+const toStorableId = E.flatMap(storableId)
+
 /** getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. */
 export const getPet =
   (deps: { readonly pets: PetRepository }) =>
   (petIdText: string): TE.TaskEither<InvalidParameter | PetNotFound | StoreError, Pet> =>
     pipe(
       decodePetId(petIdText),
-      E.flatMap(storableId),
+      toStorableId,
       E.matchW(TE.left, (id) => pipe(deps.pets.findById(id), TE.flatMapEither(E.fromOption(() => petNotFound(String(id)))))),
     )
