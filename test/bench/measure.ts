@@ -194,14 +194,17 @@ export const alternate = (
   servers: ReadonlyArray<Server>,
   scenarios: ReadonlyArray<Scenario>,
   applies: (server: Server, scenario: Scenario) => boolean = () => true,
+  /** How `server` is sent `scenario`, when not as for the others (its results are still the scenario's). */
+  variant: (server: Server, scenario: Scenario) => Scenario = (_server, scenario) => scenario,
 ): Results => {
-  for (const server of servers) for (const scenario of scenarios) if (applies(server, scenario)) alone(server, servers, scenario)
+  for (const server of servers)
+    for (const scenario of scenarios) if (applies(server, scenario)) alone(server, servers, variant(server, scenario))
   const results: Results = new Map()
   for (const scenario of scenarios) {
     const runs = new Map<string, Measure[]>(servers.filter((server) => applies(server, scenario)).map((server) => [server.name, []]))
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-        runs.get(server.name)?.push(alone(server, servers, scenario))
+        runs.get(server.name)?.push(alone(server, servers, variant(server, scenario)))
       }
     }
     const medians = [...runs].map(([name, measures]): [string, Medians] => [
@@ -217,14 +220,3 @@ export const alternate = (
   }
   return results
 }
-
-/**
- * How much more `server` takes than `other`, round by round (CPU µs per request in each round): the
- * median of their differences, which a slow drift of the machine's speed moves less than the
- * difference of their medians.
- */
-export const pairedDifference = (server: ReadonlyArray<number>, other: ReadonlyArray<number>): number =>
-  median(server.map((value, round) => value - (other[round] ?? NaN)))
-
-/** Microseconds of one core per request, from requests per second with the server's core saturated. */
-export const usPerRequest = (rps: number): number => 1e6 / rps

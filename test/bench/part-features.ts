@@ -1,67 +1,83 @@
-import { alternate, median, pairedDifference } from './measure.js'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { SwitchReport } from './feature-switch.js'
+import { wrk } from './measure.js'
 import { pad, summariseText } from './report.js'
-import { CREATE, FEATURES, GET, LIST, PETS, ROUNDS, SECONDS, type Scenario } from './scenarios.js'
-import { SERVICE, checkSameAnswers, startServer, stopAll } from './servers.js'
+import { CREATE, FEATURES, GET, LIST, PETS, ROUNDS, SECONDS, type Scenario, work } from './scenarios.js'
+import { SERVICE, type Server, startServer, stopServer } from './servers.js'
 
 /** A filtered list costs each feature what a list does: the list, the get and the create are enough. */
 const ENDPOINTS: ReadonlyArray<Scenario> = [LIST, GET, CREATE]
 
-/** Copies of the service with every feature on: one process can run several µs faster or slower than another, for its whole life. */
-const COPIES = 3
+/** A constant read once as the routes load: it can be turned off for a process (BENCH_OFF), not switched. */
+const NOT_SWITCHABLE = new Set(['deprecation'])
+
+/** How long each endpoint loads a switching service before its counts start. */
+const WARM_UP_SECONDS = 2
+
+/** Asks the switching service for its counts (SIGUSR2), which it then starts afresh, and waits for them. */
+const countsOf = async (server: Server, file: string): Promise<SwitchReport> => {
+  const last = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SwitchReport).sequence : 0
+  server.child.kill('SIGUSR2')
+  for (let waited = 0; waited < 5_000; waited += 20) {
+    await new Promise((done) => setTimeout(done, 20))
+    const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SwitchReport) : undefined
+    if (report !== undefined && report.sequence > last) return report
+  }
+  throw new Error(`${server.name} wrote no counts to ${file}`)
+}
+
+/** CPU µs per request of a state, and how many requests it had. */
+const perRequest = ({ cpuUs, requests }: SwitchReport['on']): number => cpuUs / requests
 
 /**
- * What each default feature costs: the service with every feature on, in COPIES processes, against
- * the service with one feature off (seeded-service.ts, BENCH_OFF), all in the same alternating
- * rounds. A feature's cost is the median, over the rounds, of what the copies took in the round
- * (their median) less what the service without the feature took, in CPU µs per request; its share,
- * that over the service's. How far apart the copies are is the noise below which a cost says nothing.
+ * What each default feature costs: one process of the service per feature, that feature switching
+ * on and off every 200 ms (seeded-service.ts, BENCH_SWITCH, feature-switch.ts) while wrk loads one
+ * endpoint for ROUNDS × SECONDS; the process counts its own CPU time and requests in each state. A
+ * feature's cost is the CPU per request with it on less with it off, in the same process and the
+ * same seconds: two processes of one build differ by more than most features cost, for their life.
  */
 export const featuresPart = async (): Promise<void> => {
-  const copies = await Promise.all(
-    Array.from({ length: COPIES }, (_, index) => startServer(index === 0 ? 'service' : `service, copy ${index + 1}`, SERVICE)),
+  console.log(
+    `\nWhat each default feature costs: CPU µs per request with it on less with it off, switched every 200 ms in one process ` +
+      `(its share of the service's with it on); ${PETS} pets, ${ROUNDS * SECONDS} s per endpoint after ${WARM_UP_SECONDS} s of warm-up`,
   )
-  const withoutFeatures = await Promise.all(
-    FEATURES.map((feature) => startServer(`no ${feature.name}`, SERVICE, { env: { BENCH_OFF: feature.off } })),
-  )
-  const servers = [...copies, ...withoutFeatures]
-  try {
-    const [reference] = copies
-    if (reference !== undefined) await checkSameAnswers(reference, servers.slice(1), ENDPOINTS)
-    const results = alternate(servers, ENDPOINTS)
-    const roundsOf = (scenario: Scenario, name: string): ReadonlyArray<number> =>
-      results
-        .get(scenario.name)
-        ?.get(name)
-        ?.rounds.map((measure) => measure.cpuUs) ?? []
-    /** What the copies took in each round: their median. */
-    const serviceRounds = (scenario: Scenario): ReadonlyArray<number> =>
-      Array.from({ length: ROUNDS }, (_, round) => median(copies.map((copy) => roundsOf(scenario, copy.name)[round] ?? NaN)))
-    const serviceUs = (scenario: Scenario): number => median(serviceRounds(scenario))
-    const costOf = (scenario: Scenario, feature: string): number =>
-      pairedDifference(serviceRounds(scenario), roundsOf(scenario, `no ${feature}`))
-    const cell = (us: number, of: number): string => pad(`${us.toFixed(1)} (${((100 * us) / of).toFixed(0)}%)`, 18)
-
-    console.log(
-      `\nWhat each default feature costs: CPU µs per request of the service with every feature on (${COPIES} copies), less with ` +
-        `that one off (its share of the service's); ${PETS} pets, ${ROUNDS} alternating rounds of ${SECONDS}s, medians of each ` +
-        `round's difference`,
-    )
-    console.log(`${'feature'.padEnd(22)}${ENDPOINTS.map((scenario) => scenario.name.padStart(18)).join('')}`)
-    for (const feature of FEATURES) {
-      const cells = ENDPOINTS.map((scenario) => cell(costOf(scenario, feature.name), serviceUs(scenario)))
-      console.log(`${feature.name.padEnd(22)}${cells.join('')}`)
+  console.log(`${'feature'.padEnd(22)}${ENDPOINTS.map((scenario) => scenario.name.padStart(20)).join('')}`)
+  const sums = ENDPOINTS.map(() => 0)
+  const services = ENDPOINTS.map((): number[] => [])
+  for (const feature of FEATURES) {
+    if (NOT_SWITCHABLE.has(feature.off)) {
+      console.log(`${feature.name.padEnd(22)}not measured: a constant, read once as the routes load, cannot be switched`)
+      continue
     }
-    const sums = ENDPOINTS.map((scenario) => FEATURES.reduce((sum, feature) => sum + costOf(scenario, feature.name), 0))
-    console.log(`${'all of them'.padEnd(22)}${ENDPOINTS.map((scenario, index) => cell(sums[index] ?? NaN, serviceUs(scenario))).join('')}`)
-    console.log(`${'the service'.padEnd(22)}${ENDPOINTS.map((scenario) => pad(serviceUs(scenario), 18, 1)).join('')}`)
-    const spread = (scenario: Scenario): string => copies.map((copy) => median(roundsOf(scenario, copy.name)).toFixed(1)).join(' / ')
-    console.log(`${'its copies, each'.padEnd(22)}${ENDPOINTS.map((scenario) => spread(scenario).padStart(18)).join('')}`)
-    console.log('(A cost within the spread of the copies is noise.)')
-    summariseText(
-      `CPU µs per request of the default features, each off in turn, summed (${ENDPOINTS.map((scenario) => scenario.name).join(', ')}; no target)`,
-      sums.map((sum) => sum.toFixed(1)).join(', '),
-    )
-  } finally {
-    await stopAll(servers)
+    const file = join(work, `switch-${feature.off}.json`)
+    const server = await startServer(`${feature.name}, switching`, SERVICE, {
+      env: { BENCH_SWITCH: feature.off, BENCH_SWITCH_REPORT: file },
+    })
+    try {
+      const cells: string[] = []
+      for (const [index, scenario] of ENDPOINTS.entries()) {
+        wrk(server, scenario, { seconds: WARM_UP_SECONDS })
+        await countsOf(server, file)
+        wrk(server, scenario, { seconds: ROUNDS * SECONDS })
+        const counts = await countsOf(server, file)
+        const withIt = perRequest(counts.on)
+        const cost = withIt - perRequest(counts.off)
+        sums[index] = (sums[index] ?? 0) + cost
+        services[index]?.push(withIt)
+        cells.push(pad(`${cost.toFixed(1)} (${((100 * cost) / withIt).toFixed(0)}%)`, 20))
+      }
+      console.log(`${feature.name.padEnd(22)}${cells.join('')}`)
+    } finally {
+      await stopServer(server)
+    }
   }
+  console.log(`${'all of them'.padEnd(22)}${sums.map((sum) => pad(sum, 20, 1)).join('')}`)
+  const range = (values: ReadonlyArray<number>): string => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`
+  console.log(`${'the service, each'.padEnd(22)}${services.map((values) => range(values).padStart(20)).join('')}`)
+  console.log('(The last line: the CPU µs per request of the processes above with their feature on; they differ by more than most costs.)')
+  summariseText(
+    `CPU µs per request of the default features, each switched in one process, summed (${ENDPOINTS.map((scenario) => scenario.name).join(', ')}; no target)`,
+    sums.map((sum) => sum.toFixed(1)).join(', '),
+  )
 }

@@ -106,3 +106,21 @@ export const CREATE: Scenario = { name: 'create', method: 'POST', path: '/v1/pet
 // Create last: the pets it adds come after every page and id the other scenarios read.
 export const SCENARIOS: ReadonlyArray<Scenario> = [LIST, LIST_SOLD, GET, CREATE]
 export const IDEMPOTENT_CREATE: Scenario = { ...CREATE, name: 'create, Idempotency-Key', script: POST_IDEMPOTENT }
+
+/** How many requests of test-target mode's create go between two resets of its sandbox. */
+const CREATES_BETWEEN_RESETS = 1000
+/**
+ * Test-target mode's create: its sandbox reset (POST /v1/sandbox/reset) after every
+ * CREATES_BETWEEN_RESETS requests, as a client's suite resets it between tests. A sandbox holds a
+ * few thousand pets (its budget): a run of creates without resets would soon be answered 507.
+ */
+export const RESETTING_CREATE: Scenario = {
+  ...CREATE,
+  script: scratchFile(
+    'post-resetting.lua',
+    `wrk.method = "POST"\nwrk.body = '${POST_BODY}'\nwrk.headers["Content-Type"] = "application/json"\n` +
+      `local n = 0\nrequest = function()\n  n = n + 1\n` +
+      `  if n % ${CREATES_BETWEEN_RESETS} == 0 then return wrk.format("POST", "/v1/sandbox/reset", nil, "") end\n` +
+      `  return wrk.format()\nend\n`,
+  ),
+}

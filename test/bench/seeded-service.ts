@@ -11,6 +11,7 @@ import * as requestId from '../../adapters/http/request-id.js'
 import { readConfig } from '../../src/main/config.js'
 import { PET_STATUSES } from '../../src/domain/pet.js'
 import { openStore } from '../../src/main/store.js'
+import { replace, startSwitching, switching, switchingCall, switchLog, switchMetrics } from './feature-switch.js'
 
 /**
  * The composed service exactly as `npm start` runs it (default settings, request logging on), with
@@ -18,12 +19,13 @@ import { openStore } from '../../src/main/store.js'
  * million over HTTP instead, from BENCH_PETS=0). BENCH_MODE=test-target runs it as a test target for
  * client developers.
  *
- * BENCH_OFF (comma-separated, the `off` names of FEATURES in scenarios.ts) turns default features off, so that the benchmark
+ * BENCH_OFF (comma-separated, the `off` names of FEATURES in scenarios.ts) turns default features
+ * off; BENCH_SWITCH makes one switch on and off in turns (feature-switch.ts), so that the benchmark
  * can say what each costs (the `features` part). None changes the statuses or bodies of the
- * benchmark's requests. `log` and `metrics` go through their settings. The others have no setting,
- * and get none for the benchmark's sake: here, and only in this process, the export of the module
- * that does one is replaced, before the service is composed, by one that does not (the compiled
- * modules read each other's exports when they use them). The paging link's signed cursor is not
+ * benchmark's requests. `log` and `metrics` go through their settings when off. The others have no
+ * setting, and get none for the benchmark's sake: here, and only in this process, the export of the
+ * module that does one is replaced, before the service is composed, by one that does not, or
+ * switches (the compiled modules read each other's exports when they use them). The paging link's signed cursor is not
  * among them: without it a list's answer would change; its cost is in docs/performance.md, from a
  * CPU profile.
  */
@@ -31,43 +33,75 @@ import { openStore } from '../../src/main/store.js'
 /** The settings of test-target mode (per-key sandboxes, each with its request journal; faults on): here only. */
 const TEST_TARGET_MODE = { PETSTORE_TEST_TARGET: 'on' }
 
-/** Replaces `module`'s export `name` in this process: CommonJS exports are plain properties. */
-const replace = <M extends object, K extends keyof M>(module: M, name: K, value: M[K]): void =>
-  void Object.defineProperty(module, name, { value })
-
 /** A middleware that does nothing but pass the request on. */
 const passOn: Middleware = (_ctx, next) => next()
 
 /** The client every request is taken to be when authentication is off: the idempotency records need one. */
 const BENCH_CLIENT = { keyId: 'bench', scope: 'bench' }
 
-/** How each feature of FEATURES (scenarios.ts) that has no setting is turned off. */
-const TURN_OFF: Readonly<Record<string, () => void>> = {
-  'request-id': () => replace(requestId, 'requestId', () => passOn),
-  'common-headers': () => replace(commonHeaders, 'commonHeaders', passOn),
-  // The client is awaited, as authenticate awaits its port: the request's later middleware runs a turn later, as it does with it.
-  auth: () =>
-    replace(auth, 'authenticate', () => async (ctx, next) => {
-      ctx.state.client = await Promise.resolve(BENCH_CLIENT)
-      await next()
-    }),
-  etag: () =>
-    replace(etag, 'sendCacheable', (ctx, body, link) => {
-      ctx.set('Cache-Control', 'private, no-cache')
-      if (link !== undefined) ctx.set('Link', link)
-      ctx.set('Content-Type', etag.JSON_TYPE)
-      ctx.body = body
-    }),
-  deprecation: () => replace(deprecation, 'DEPRECATION_HEADERS', {} as typeof deprecation.DEPRECATION_HEADERS),
-  'connection-close': () => replace(connectionClose, 'connectionClose', () => passOn),
-  'error-boundary': () => replace(errorBoundary, 'errorBoundary', () => passOn),
-  'body-received': () => replace(bodyReceived, 'bodyReceived', () => passOn),
+/** Authentication off: the client is awaited, as authenticate awaits its port, so later middleware runs a turn later, as with it. */
+const awaitedClient: Middleware = async (ctx, next) => {
+  ctx.state.client = await Promise.resolve(BENCH_CLIENT)
+  await next()
+}
+
+/** A read answered without its ETag: what sendCacheable does but the tag and its evaluation. */
+const sendWithoutTag: typeof etag.sendCacheable = (ctx, body, link) => {
+  ctx.set('Cache-Control', 'private, no-cache')
+  if (link !== undefined) ctx.set('Link', link)
+  ctx.set('Content-Type', etag.JSON_TYPE)
+  ctx.body = body
+}
+
+/** Turned off for the process (BENCH_OFF), or switched on and off in turns (BENCH_SWITCH, feature-switch.ts). */
+type Mode = 'off' | 'switch'
+
+/** How each feature of FEATURES (scenarios.ts) that has no setting is turned off, or made to switch. */
+const SWAPS: Readonly<Record<string, (mode: Mode) => void>> = {
+  'request-id': (mode) => {
+    const real = requestId.requestId
+    replace(requestId, 'requestId', (redact) => (mode === 'off' ? passOn : switching(real(redact), passOn)))
+  },
+  'common-headers': (mode) =>
+    replace(commonHeaders, 'commonHeaders', mode === 'off' ? passOn : switching(commonHeaders.commonHeaders, passOn)),
+  auth: (mode) => {
+    const real = auth.authenticate
+    replace(auth, 'authenticate', (authenticator, protects) =>
+      mode === 'off' ? awaitedClient : switching(real(authenticator, protects), awaitedClient),
+    )
+  },
+  etag: (mode) => replace(etag, 'sendCacheable', mode === 'off' ? sendWithoutTag : switchingCall(etag.sendCacheable, sendWithoutTag)),
+  deprecation: (mode) => {
+    // A constant, read once as routes.ts loads: it can be off for a process, not switched.
+    if (mode === 'switch') throw new Error('BENCH_SWITCH: the deprecation headers can only be turned off (BENCH_OFF)')
+    replace(deprecation, 'DEPRECATION_HEADERS', {} as typeof deprecation.DEPRECATION_HEADERS)
+  },
+  'connection-close': (mode) => {
+    const real = connectionClose.connectionClose
+    replace(connectionClose, 'connectionClose', (shutdown) => (mode === 'off' ? passOn : switching(real(shutdown), passOn)))
+  },
+  'error-boundary': (mode) => {
+    const real = errorBoundary.errorBoundary
+    replace(errorBoundary, 'errorBoundary', (options) => (mode === 'off' ? passOn : switching(real(options), passOn)))
+  },
+  'body-received': (mode) => {
+    const real = bodyReceived.bodyReceived
+    replace(bodyReceived, 'bodyReceived', (router, limit) => (mode === 'off' ? passOn : switching(real(router, limit), passOn)))
+  },
+}
+
+/** A feature of FEATURES, by its `off` name: `log` and `metrics` have settings, the others a swap. */
+const checked = (feature: string, variable: string): string => {
+  if (feature !== 'log' && feature !== 'metrics' && SWAPS[feature] === undefined) throw new Error(`${variable}: no feature ${feature}`)
+  return feature
 }
 
 const off = new Set((process.env.BENCH_OFF ?? '').split(',').filter((feature) => feature !== ''))
-for (const feature of off) {
-  if (feature !== 'log' && feature !== 'metrics' && TURN_OFF[feature] === undefined) throw new Error(`BENCH_OFF: no feature ${feature}`)
-  TURN_OFF[feature]?.()
+for (const feature of off) SWAPS[checked(feature, 'BENCH_OFF')]?.('off')
+const switched = process.env.BENCH_SWITCH === undefined ? undefined : checked(process.env.BENCH_SWITCH, 'BENCH_SWITCH')
+if (switched !== undefined) {
+  if (switched === 'metrics') switchMetrics()
+  SWAPS[switched]?.('switch')
 }
 
 const count = Number(process.env.BENCH_PETS ?? '1000')
@@ -91,6 +125,8 @@ const settings = config.right
 // Opened as `npm start` opens it, seeded with the pets; the service's modules loaded only now, after the replacements.
 void openStore(settings.store, pets).then(async (store) => {
   if (E.isLeft(store)) throw new Error(store.left)
-  const { runService } = await import('../../src/main/service.js')
-  return runService(settings, store.right)
+  const { runService, serviceLogger } = await import('../../src/main/service.js')
+  const logger = serviceLogger(settings)
+  if (switched !== undefined) startSwitching(process.env.BENCH_SWITCH_REPORT ?? '', switched === 'log' ? switchLog(logger) : undefined)
+  return runService(settings, store.right, logger)
 })
