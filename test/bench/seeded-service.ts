@@ -25,9 +25,8 @@ import { replace, startSwitching, switching, switchingCall, switchLog, switchMet
  * benchmark's requests. `log` and `metrics` go through their settings when off. The others have no
  * setting, and get none for the benchmark's sake: here, and only in this process, the export of the
  * module that does one is replaced, before the service is composed, by one that does not, or
- * switches (the compiled modules read each other's exports when they use them). The paging link's signed cursor is not
- * among them: without it a list's answer would change; its cost is in docs/performance.md, from a
- * CPU profile.
+ * switches (the compiled modules read each other's exports when they use them). The paging link's
+ * signed cursor is not among them: without it a list's answer would change.
  */
 
 /** The settings of test-target mode (per-key sandboxes, each with its request journal; faults on): here only. */
