@@ -28,8 +28,8 @@ const DIGEST = 32
  * base64url: H((K ^ opad) || H((K ^ ipad) || text)), from two one-shot `crypto.hash` calls over
  * buffers that hold the padded key already. The same bytes as `createHmac('sha256', secret)`, which
  * makes an Hmac object per call, and `crypto.hash` answering Buffers, which makes a Buffer over
- * memory of OpenSSL's: each cost several times a short hash (docs/performance.md). The buffers are
- * reused; a call is synchronous, so no two calls share them.
+ * memory of OpenSSL's: docs/performance.md has what each costs. The buffers are reused; a call is
+ * synchronous, so no two calls share them.
  */
 const hmacSha256 = (secret: string | Buffer): ((text: string) => string) => {
   const given = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret

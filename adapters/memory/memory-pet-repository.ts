@@ -80,7 +80,7 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?:
       // Ids have no gaps: the first id above `after` is at index `after`.
       const start = Math.min(Math.max(after, 0), names.length)
       const end = Math.min(start + query.limit, names.length)
-      // A loop rather than Array.from({ length }, ...), whose generic path is slower (docs/performance.md).
+      // A loop rather than Array.from({ length }, ...): docs/performance.md has both figures.
       const page: Pet[] = []
       for (let id = start + 1; id <= end; id += 1) page.push(petOf(id))
       return page

@@ -50,11 +50,11 @@ export const switchMetrics = (): void => {
 }
 
 /** The request line at `info` while the feature is on, nothing below `warn` while it is off. */
-export const switchLog = (logger: Logger): (() => void) => {
-  return () => {
+export const switchLog =
+  (logger: Logger): (() => void) =>
+  () => {
     logger.level = on ? 'info' : 'warn'
   }
-}
 
 /** Starts the turns and the counting; `onSwitch` follows each change of state. */
 export const startSwitching = (report: string, onSwitch: () => void = () => undefined): void => {
