@@ -35,11 +35,16 @@ export interface Reading {
   readonly escaped: ReadonlyArray<number>
 }
 
+/** A text whose characters are each itself. */
+const plainReading = (text: string): Reading => ({ characters: text, placeOf: (index) => index, escaped: [] })
+
 /** Where an escape may start. */
 const ESCAPE_START = /[%\\]/g
 
 /** `text` read for keys: copied in stretches between its escapes, each escape as its character. */
 export const readingOf = (text: string): Reading => {
+  // Most texts (paths, headers, request ids, bodies) hold no escape: each character is itself.
+  if (!text.includes('%') && !text.includes('\\')) return plainReading(text)
   let characters = ''
   const escaped: number[] = []
   /** For each escape, how many more characters the text has than the reading up to its end. */
@@ -55,8 +60,7 @@ export const readingOf = (text: string): Reading => {
     copied = found.index + length
     ESCAPE_START.lastIndex = copied
   }
-  // Most texts (paths, headers, request ids, bodies) hold no escape: each character is itself.
-  if (escaped.length === 0) return { characters: text, placeOf: (index) => index, escaped }
+  if (escaped.length === 0) return plainReading(text)
   characters += text.slice(copied)
   /** How many escapes come before character `index`: a binary search of `escaped`. */
   const escapesBefore = (index: number): number => {

@@ -44,6 +44,25 @@ const runsOf = (keys: ReadonlyArray<string>): ReadonlyArray<string> => [
   ),
 ]
 
+/** The length of an anchor: every run of SHORTEST_HIDDEN_RUN characters of a key holds one of its anchors whole. */
+const ANCHOR_LENGTH = SHORTEST_HIDDEN_RUN / 2
+
+/**
+ * Each key's stretches of ANCHOR_LENGTH characters from its start, end to end: a run starting at
+ * `s` holds the one that starts at the next multiple of ANCHOR_LENGTH, which ends before `s +
+ * SHORTEST_HIDDEN_RUN`. A text without any of them holds no run: the search for the fewer anchors
+ * tells it sooner than the search for every run.
+ */
+const anchorsOf = (keys: ReadonlyArray<string>): ReadonlyArray<string> => [
+  ...new Set(
+    keys.flatMap((key) =>
+      Array.from({ length: Math.floor(key.length / ANCHOR_LENGTH) }, (_, block) =>
+        key.slice(block * ANCHOR_LENGTH, (block + 1) * ANCHOR_LENGTH),
+      ),
+    ),
+  ),
+]
+
 /** `text` with each stretch of `hidden` (places in it, overlapping or touching ones as one) replaced by REDACTED. */
 const withHidden = (text: string, hidden: Array<readonly [from: number, to: number]>): string => {
   hidden.sort(([a], [b]) => a - b)
@@ -79,6 +98,7 @@ const withHidden = (text: string, hidden: Array<readonly [from: number, to: numb
 export const keyRedactor = (keys: ReadonlyArray<string>, forms: ReadonlyArray<KeyForm> = []): Redact => {
   if (keys.length === 0 && forms.length === 0) return redactNothing
   const runs = runsOf(keys)
+  const anyAnchor = runs.length === 0 ? undefined : new RegExp(anchorsOf(keys).map(escapeRegExp).join('|'))
   const anyRun = runs.length === 0 ? undefined : new RegExp(runs.map(escapeRegExp).join('|'), 'g')
   const runAtStart = runs.length === 0 ? undefined : new RegExp(runs.map(escapeRegExp).join('|'), 'y')
   const shortest = Math.min(...(runs.length === 0 ? [] : [SHORTEST_HIDDEN_RUN]), ...forms.map((form) => form.prefix.length + 1))
@@ -104,7 +124,7 @@ export const keyRedactor = (keys: ReadonlyArray<string>, forms: ReadonlyArray<Ke
     const { characters, placeOf } = reading
     const hidden: Array<readonly [number, number]> = []
     const pattern = atStartOnly ? runAtStart : anyRun
-    if (pattern !== undefined) {
+    if (pattern !== undefined && (atStartOnly || anyAnchor?.test(characters) === true)) {
       pattern.lastIndex = 0
       for (let run = pattern.exec(characters); run !== null; run = atStartOnly ? null : pattern.exec(characters)) {
         hidden.push([placeOf(run.index), placeOf(run.index + SHORTEST_HIDDEN_RUN)])

@@ -62,6 +62,16 @@ Redaction('replaces any run of 8 or more characters of a key, wherever it starts
   assert.is(keyRedactor([])(KEY), KEY)
 })
 
+Redaction('replaces a run of 8 that starts at any place of a key, amid text that holds none', () => {
+  const redact = keyRedactor([KEY, 'a-second-key-of-33-characters-xyz'])
+  for (const key of [KEY, 'a-second-key-of-33-characters-xyz']) {
+    for (let at = 0; at + 8 <= key.length; at += 1) {
+      const run = key.slice(at, at + 8)
+      assert.is(redact(`{"name":"pet ${run} of 20"}`), '{"name":"pet [redacted] of 20"}', run)
+    }
+  }
+})
+
 Redaction('replaces keys that hold or touch each other whole, whatever order they are configured in', () => {
   assert.is(keyRedactor(['0123456789abcdef', `x${KEY}0123456789abcdef`])(`x${KEY}0123456789abcdef`), '[redacted]')
   assert.is(keyRedactor(['0123456789abcdef', 'zz0123456789abcdef'])('zz0123456789abcdef 0123456789abcdef'), '[redacted] [redacted]')
