@@ -122,7 +122,7 @@ const noteReached = (reached: Reached, { operation, status, fault, response }: J
   if (fault === SCRIPTED_ANSWER) return
   if (operation !== null && status !== null) {
     note(reached, responseKey(operation, status))
-    const code = answeredCode(status, response)
+    const code = answeredCode(status, response.shown)
     if (code !== undefined) note(reached, responseKey(operation, status, code))
   }
   if (fault !== null) note(reached, faultKey(fault))

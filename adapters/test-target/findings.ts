@@ -62,7 +62,7 @@ const retryWithoutIdempotencyKey = (entries: ReadonlyArray<JournalEntry>): Reado
 /** Refused by the service itself: an `Idempotency-Key` names one create, and its body. */
 const idempotencyKeyReused = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> =>
   entries.flatMap((entry, at) => {
-    if (answeredCode(entry.status, entry.response) !== 'idempotency_key_mismatch') return []
+    if (answeredCode(entry.status, () => entry.response) !== 'idempotency_key_mismatch') return []
     const key = entry.request.headers['idempotency-key']
     const first = entries
       .slice(0, at)
@@ -85,7 +85,7 @@ const WELL_FORMED = /^bearer +\[redacted\] *$/i
 const malformedAuthorization = (entries: ReadonlyArray<JournalEntry>): ReadonlyArray<Finding> => {
   const byForm = new Map<string, JournalEntry[]>()
   for (const entry of entries) {
-    const code = answeredCode(entry.status, entry.response)
+    const code = answeredCode(entry.status, () => entry.response)
     const form = entry.request.headers.authorization ?? ''
     // A well-formed key refused (a made sandbox that ended on the request's way) is no malformed one.
     if ((code !== 'unauthorized' && code !== 'invalid_request') || WELL_FORMED.test(form)) continue

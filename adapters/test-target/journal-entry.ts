@@ -1,5 +1,6 @@
 import type { Operation } from './fault-rule.js'
 import type { KeptBody } from './journal-body.js'
+import type { HeldBody } from './held-body.js'
 
 /**
  * What a journal entry is, as every journal file reads it: kept apart from the files that make,
@@ -58,12 +59,12 @@ export interface HeldRequest {
 /**
  * A request that has ended, as it is filed: what coverage reads at once, and the entry as it is
  * read, made only when it is first read (most never are: the journal keeps only the newest).
- * Headers are the costly part of an entry to show (each one lower-cased, joined and redacted), so a
- * request keeps them as they came (the first that fit an entry's bounds) until then.
+ * Headers and bodies are the costly part of an entry to show (each redacted, headers lower-cased and
+ * joined), so a request keeps them as they came (within an entry's bounds) until then.
  */
 export interface JournalRecord extends HeldRequest, Pick<JournalEntry, 'operation' | 'status' | 'fault'> {
-  /** The answer's body as the entry shows it (its Error code is what coverage reads). */
-  readonly response: KeptBody
+  /** The answer's body, as the entry will show it (an Error's code is what coverage reads). */
+  readonly response: HeldBody
   readonly show: () => Omit<SettledEntry, 'sequence'>
 }
 

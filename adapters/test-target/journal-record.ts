@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { Redact } from '../http/key-redaction.js'
-import { textBytes } from '../../src/store/meter.js'
 import type { ArrivedRequest } from './arrived-request.js'
-import { type KeptBody, keptFromBytes, keptFromText, type TappedBody } from './journal-body.js'
+import { keptFromBytes, type TappedBody } from './journal-body.js'
+import { heldAsShown, type HeldBody, heldText } from './held-body.js'
 import type { HeldRequest, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'
 import { headerRecord, keptHeaders } from './journal-headers.js'
 import type { Operation } from './fault-rule.js'
@@ -10,14 +10,14 @@ import type { Operation } from './fault-rule.js'
 /** The most of a request's or an answer's body an entry keeps. */
 export const JOURNAL_BODY_BYTES = 4096
 
-export const NO_BODY: KeptBody = { body: null, bodyTruncated: false }
+export const NO_BODY: HeldBody = heldAsShown({ body: null, bodyTruncated: false })
 
 /** An answer's body as sent: the text Koa wrote (JSON.stringify of an object), or the bytes. */
-export const answerBody = (body: unknown, redact: Redact): KeptBody => {
+export const answerBody = (body: unknown, redact: Redact): HeldBody => {
   if (body === undefined || body === null) return NO_BODY
   if (Buffer.isBuffer(body))
-    return keptFromBytes({ bytes: body.subarray(0, JOURNAL_BODY_BYTES), cut: body.length > JOURNAL_BODY_BYTES }, redact)
-  return keptFromText(typeof body === 'string' ? body : JSON.stringify(body), redact, JOURNAL_BODY_BYTES)
+    return heldAsShown(keptFromBytes({ bytes: body.subarray(0, JOURNAL_BODY_BYTES), cut: body.length > JOURNAL_BODY_BYTES }, redact))
+  return heldText(typeof body === 'string' ? body : JSON.stringify(body), redact, JOURNAL_BODY_BYTES)
 }
 
 /**
@@ -25,8 +25,10 @@ export const answerBody = (body: unknown, redact: Redact): KeptBody => {
  * without replacing a byte (a compressed body decompressed); otherwise (refused before it was read,
  * or not JSON, not UTF-8, not whole) the bytes that arrived.
  */
-export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): KeptBody =>
-  decoded !== undefined && !decoded.includes('\uFFFD') ? keptFromText(decoded, redact, JOURNAL_BODY_BYTES) : keptFromBytes(tapped, redact)
+export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): HeldBody =>
+  decoded !== undefined && !decoded.includes('\uFFFD')
+    ? heldText(decoded, redact, JOURNAL_BODY_BYTES)
+    : heldAsShown(keptFromBytes(tapped, redact))
 
 /** The estimate of an entry, beside its text: the record, its closure, its place in the journal, what it shows once read. */
 const ENTRY_BYTES = 1024
@@ -62,9 +64,9 @@ export const pendingRecord = (arrived: ArrivedRequest, unsettled: Unsettled, red
 /** How a request ended: plain values, taken as it ends. */
 export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'durationMs' | 'fault'> {
   readonly state: Exclude<JournalState, 'pending'>
-  readonly requestBody: KeptBody
+  readonly requestBody: HeldBody
   readonly responseHeaders: OutgoingHttpHeaders
-  readonly responseBody: KeptBody
+  readonly responseBody: HeldBody
 }
 
 /**
@@ -78,7 +80,7 @@ export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Red
   // Only plain values of `ending` are named here, so that the entry's closure holds nothing else of it.
   const { operation, state, status, durationMs, fault, requestBody, responseBody } = ending
   const answered = keptHeaders(ending.responseHeaders, { fields: 0, chars: 0 })
-  const bodyBytes = textBytes(requestBody.body ?? '') + textBytes(responseBody.body ?? '')
+  const bodyBytes = requestBody.bytes + responseBody.bytes
   let shown: Omit<SettledEntry, 'sequence'> | undefined
   return {
     operation,
@@ -97,8 +99,8 @@ export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Red
         status,
         durationMs,
         fault,
-        request: { ...arrived.headers(), ...requestBody },
-        response: { headers: headerRecord(answered.fields, redact), headersTruncated: answered.cut, ...responseBody },
+        request: { ...arrived.headers(), ...requestBody.shown() },
+        response: { headers: headerRecord(answered.fields, redact), headersTruncated: answered.cut, ...responseBody.shown() },
       }),
   }
 }

@@ -6,7 +6,8 @@ import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import type { FaultState } from './fault-state.js'
 import { whenClientLeaves } from './client-left.js'
-import { type KeptBody, tapBody } from './journal-body.js'
+import { tapBody } from './journal-body.js'
+import type { HeldBody } from './held-body.js'
 import { hasBody } from '../http/body-received.js'
 import { arrivedRequest } from './arrived-request.js'
 import { answerBody, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, pendingRecord, requestBody } from './journal-record.js'
@@ -80,7 +81,7 @@ export const keepingRequests =
     const startedAt = performance.now()
     const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)
     /** What went on the wire, which a fault may have cut short: its headers as sent, its body as the entry shows it. */
-    const answer = (): { readonly headers: OutgoingHttpHeaders; readonly body: KeptBody } => {
+    const answer = (): { readonly headers: OutgoingHttpHeaders; readonly body: HeldBody } => {
       const truncated = ctx.state.truncated
       if (truncated !== undefined) return { headers: truncated.headers, body: answerBody(truncated.body, redact) }
       if (!ctx.res.headersSent) return { headers: {}, body: NO_BODY }

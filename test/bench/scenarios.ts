@@ -66,6 +66,16 @@ export const FEATURES: ReadonlyArray<{ readonly name: string; readonly off: stri
   { name: 'body received', off: 'body-received' },
 ]
 
+/** What test-target mode adds, each switched by BENCH_SWITCH in that mode (seeded-service.ts). */
+export const TEST_TARGET_FEATURES: ReadonlyArray<{ readonly name: string; readonly off: string }> = [
+  /** Each request kept in its sandbox's journal (redacted), its contract coverage noted, refused credentials too. */
+  { name: 'journal', off: 'journal' },
+  /** The caller's own sandbox chosen for the request, instead of everyone's use cases. */
+  { name: 'sandbox', off: 'sandbox' },
+  /** Prefer's forced failures and delays, and the sandbox's fault script, read on each operation. */
+  { name: 'faults', off: 'faults' },
+]
+
 export interface Scenario {
   readonly name: string
   readonly method: 'GET' | 'POST'

@@ -8,6 +8,10 @@ import * as deprecation from '../../adapters/http/deprecation.js'
 import * as errorBoundary from '../../adapters/http/error-boundary.js'
 import * as etag from '../../adapters/http/etag.js'
 import * as requestId from '../../adapters/http/request-id.js'
+import * as faults from '../../adapters/test-target/faults.js'
+import * as keepingRequests from '../../adapters/test-target/keeping-requests.js'
+import * as refusedCredentials from '../../adapters/test-target/refused-credentials.js'
+import * as sandboxes from '../../adapters/test-target/sandboxes.js'
 import { readConfig } from '../../src/main/config.js'
 import { PET_STATUSES } from '../../src/domain/pet.js'
 import { openStore } from '../../src/main/store.js'
@@ -55,7 +59,7 @@ const sendWithoutTag: typeof etag.sendCacheable = (ctx, body, link) => {
 /** Turned off for the process (BENCH_OFF), or switched on and off in turns (BENCH_SWITCH, feature-switch.ts). */
 type Mode = 'off' | 'switch'
 
-/** How each feature of FEATURES (scenarios.ts) that has no setting is turned off, or made to switch. */
+/** How each feature of FEATURES and TEST_TARGET_FEATURES (scenarios.ts) that has no setting is turned off, or made to switch. */
 const SWAPS: Readonly<Record<string, (mode: Mode) => void>> = {
   'request-id': (mode) => {
     const real = requestId.requestId
@@ -86,6 +90,25 @@ const SWAPS: Readonly<Record<string, (mode: Mode) => void>> = {
   'body-received': (mode) => {
     const real = bodyReceived.bodyReceived
     replace(bodyReceived, 'bodyReceived', (router, limit) => (mode === 'off' ? passOn : switching(real(router, limit), passOn)))
+  },
+  journal: (mode) => {
+    const [requests, refused] = [keepingRequests.journalRequests, refusedCredentials.journalRefusedCredentials]
+    replace(keepingRequests, 'journalRequests', (keep) => (mode === 'off' ? passOn : switching(requests(keep), passOn)))
+    replace(refusedCredentials, 'journalRefusedCredentials', (keep, authentication) =>
+      mode === 'off' ? passOn : switching(refused(keep, authentication), passOn),
+    )
+  },
+  sandbox: (mode) => {
+    const real = sandboxes.chooseSandbox
+    replace(sandboxes, 'chooseSandbox', (chosen) => (mode === 'off' ? passOn : switching(real(chosen), passOn)))
+  },
+  faults: (mode) => {
+    const real = faults.faults
+    replace(faults, 'faults', (options) => {
+      const { before, afterBody } = real(options)
+      const which = (middleware: Middleware): Middleware => (mode === 'off' ? passOn : switching(middleware, passOn))
+      return { before: (operation) => which(before(operation)), afterBody: which(afterBody) }
+    })
   },
 }
 

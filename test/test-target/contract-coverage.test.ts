@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
 import type { Operation } from '../../adapters/test-target/fault-rule.js'
 import type { JournalRecord } from '../../adapters/test-target/journal-entry.js'
+import { NO_BODY } from '../../adapters/test-target/journal-record.js'
 import { requestJournal } from '../../adapters/test-target/request-journal.js'
 
 const notShown = (): never => {
@@ -13,7 +14,7 @@ const answered = (operation: Operation, status: number): JournalRecord => ({
   operation,
   status,
   fault: null,
-  response: { body: null, bodyTruncated: false },
+  response: NO_BODY,
   bytes: 0,
   show: notShown,
 })

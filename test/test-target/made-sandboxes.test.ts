@@ -12,6 +12,7 @@ import { requestJournal } from '../../adapters/test-target/request-journal.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { Client } from '../../src/domain/authenticator.js'
 import { DEFAULT_SANDBOX_BUDGET } from '../../src/store/sandbox-budget.js'
+import { heldAsShown } from '../../adapters/test-target/held-body.js'
 import { perKeySandboxes } from '../../adapters/test-target/per-key-sandboxes.js'
 import { aNewPet } from '../support/pet-builder.js'
 
@@ -22,7 +23,12 @@ const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
 }
 
 /** A request as the journal files it, shown as `entry`. */
-const filed = (entry: Omit<SettledEntry, 'sequence'>): JournalRecord => ({ ...entry, bytes: 1024, show: () => entry })
+const filed = (entry: Omit<SettledEntry, 'sequence'>): JournalRecord => ({
+  ...entry,
+  response: heldAsShown(entry.response),
+  bytes: 1024,
+  show: () => entry,
+})
 
 /** A request to `path` as the journal holds it from its arrival. */
 const pending = (path: string): HeldRequest => ({
