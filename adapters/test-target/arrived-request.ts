@@ -40,7 +40,8 @@ export const arrivedRequest = (arrival: Arrival, redact: Redact): ArrivedRequest
   const formChars = form === undefined ? 0 : AUTHORIZATION.length + form.length
   const authorization = form !== undefined && formChars <= JOURNAL_HEADER_CHARS ? form : undefined
   const asked = keptHeaders(
-    arrival.requestHeaders,
+    // A copy: the service may change a header it has read (json-body.ts a Content-Encoding).
+    { ...arrival.requestHeaders },
     authorization === undefined ? { fields: 0, chars: 0 } : { fields: 1, chars: formChars },
     AUTHORIZATION,
   )
@@ -54,7 +55,7 @@ export const arrivedRequest = (arrival: Arrival, redact: Redact): ArrivedRequest
     hasBody,
     headers: () =>
       (shown ??= {
-        headers: { ...headerRecord(asked.fields, redact), ...(authorization === undefined ? {} : { authorization }) },
+        headers: { ...headerRecord(asked, redact), ...(authorization === undefined ? {} : { authorization }) },
         headersTruncated,
       }),
     bytes:

@@ -14,7 +14,9 @@ const textOf = (value: HeaderValue): string => (Array.isArray(value) ? value.joi
 
 /** Headers as an entry keeps them until it is first read: as they came, but only the first that fit the bounds, each whole. */
 interface KeptHeaders {
+  /** Every field of `fields` but `skip` is kept. */
   readonly fields: Headers
+  readonly skip: string | undefined
   /** Some were left out. */
   readonly cut: boolean
   /** What they take of the sandbox's budget. */
@@ -26,25 +28,33 @@ export const HEADER_FIELD_BYTES = 64
 
 /**
  * The first of `headers` (but `skip`) that fit in JOURNAL_HEADER_FIELDS fields and JOURNAL_HEADER_CHARS
- * characters, beside `taken` of each already taken. A copy, so that the entry holds nothing else of them.
+ * characters, beside `taken` of each already taken. `headers` must be the caller's own copy, which
+ * nothing changes: when all of them fit (nearly always), it is kept as it is.
  */
 export const keptHeaders = (headers: Headers, taken: { readonly fields: number; readonly chars: number }, skip?: string): KeptHeaders => {
-  const names = Object.keys(headers).filter((name) => name !== skip)
-  const fields: Record<string, HeaderValue> = {}
   let count = taken.fields
   let chars = taken.chars
   let bytes = 0
-  for (const name of names) {
+  const names = Object.keys(headers)
+  for (const [index, name] of names.entries()) {
+    if (name === skip) continue
     const value = textOf(headers[name])
-    if (count === JOURNAL_HEADER_FIELDS || chars + name.length + value.length > JOURNAL_HEADER_CHARS) return { fields, cut: true, bytes }
-    fields[name] = headers[name]
+    if (count === JOURNAL_HEADER_FIELDS || chars + name.length + value.length > JOURNAL_HEADER_CHARS) {
+      const fields: Record<string, HeaderValue> = {}
+      for (const first of names.slice(0, index)) if (first !== skip) fields[first] = headers[first]
+      return { fields, skip: undefined, cut: true, bytes }
+    }
     count += 1
     chars += name.length + value.length
     bytes += HEADER_FIELD_BYTES + textBytes(name) + textBytes(value)
   }
-  return { fields, cut: false, bytes }
+  return { fields: headers, skip, cut: false, bytes }
 }
 
 /** Header names in lower case, repeated ones joined, every key in them redacted. */
-export const headerRecord = (headers: Headers, redact: Redact): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers).map(([name, value]) => [redact(name.toLowerCase()), redact(textOf(value))]))
+export const headerRecord = ({ fields, skip }: Pick<KeptHeaders, 'fields' | 'skip'>, redact: Redact): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(fields)
+      .filter(([name]) => name !== skip)
+      .map(([name, value]) => [redact(name.toLowerCase()), redact(textOf(value))]),
+  )

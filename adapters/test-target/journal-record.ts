@@ -28,7 +28,9 @@ export const answerBody = (body: unknown, redact: Redact): HeldBody => {
 export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): HeldBody =>
   decoded !== undefined && !decoded.includes('\uFFFD')
     ? heldText(decoded, redact, JOURNAL_BODY_BYTES)
-    : heldAsShown(keptFromBytes(tapped, redact))
+    : tapped.bytes.length === 0 && !tapped.cut
+      ? NO_BODY
+      : heldAsShown(keptFromBytes(tapped, redact))
 
 /** The estimate of an entry, beside its text: the record, its closure, its place in the journal, what it shows once read. */
 const ENTRY_BYTES = 1024
@@ -65,6 +67,7 @@ export const pendingRecord = (arrived: ArrivedRequest, unsettled: Unsettled, red
 export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'durationMs' | 'fault'> {
   readonly state: Exclude<JournalState, 'pending'>
   readonly requestBody: HeldBody
+  /** A copy of them, which the entry may keep as it is. */
   readonly responseHeaders: OutgoingHttpHeaders
   readonly responseBody: HeldBody
 }
@@ -79,6 +82,7 @@ export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'dur
 export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Redact): JournalRecord => {
   // Only plain values of `ending` are named here, so that the entry's closure holds nothing else of it.
   const { operation, state, status, durationMs, fault, requestBody, responseBody } = ending
+  // getHeaders() made the copy.
   const answered = keptHeaders(ending.responseHeaders, { fields: 0, chars: 0 })
   const bodyBytes = requestBody.bytes + responseBody.bytes
   let shown: Omit<SettledEntry, 'sequence'> | undefined
@@ -100,7 +104,7 @@ export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Red
         durationMs,
         fault,
         request: { ...arrived.headers(), ...requestBody.shown() },
-        response: { headers: headerRecord(answered.fields, redact), headersTruncated: answered.cut, ...responseBody.shown() },
+        response: { headers: headerRecord(answered, redact), headersTruncated: answered.cut, ...responseBody.shown() },
       }),
   }
 }

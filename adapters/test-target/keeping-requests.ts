@@ -88,7 +88,7 @@ export const keepingRequests =
       return { headers: ctx.res.getHeaders(), body: ctx.method === 'HEAD' ? NO_BODY : answerBody(ctx.body, redact) }
     }
     let ended = false
-    /** Files how the request ended, once: `whole` when its answer was sent whole ('finish'), not when its client left or its connection closed first. */
+    /** Files how the request ended, once: `whole` when its answer was sent whole, not when its client left or its connection closed first. */
     const end = (whole: boolean): void => {
       if (ended) return
       ended = true
@@ -122,8 +122,8 @@ export const keepingRequests =
       )
     }
     const stopWaiting = whenClientLeaves(ctx.req.socket, () => end(false))
-    ctx.res.on('finish', () => end(true))
-    ctx.res.on('close', () => end(false))
+    // 'close' follows 'finish' (the answer sent whole) or a connection closed first: one listener tells both.
+    ctx.res.on('close', () => end(ctx.res.writableFinished))
     await next()
   }
 
