@@ -146,9 +146,8 @@ const FIXED_RATE_LOAD = resolve(__dirname, 'fixed-rate-load.js')
 
 /**
  * Sent at the rate before a fixed-rate run's measured seconds, and not counted: long enough for V8
- * to optimize the path. A fresh service sending creates at half its maximum spent most of its first
- * 2.5 s in code not yet optimized, and requests queued: a p99 of 67 to 315 ms with 1 s of warm-up,
- * about 1 ms with 3 s.
+ * to optimize the path, without which requests queue behind unoptimized code (docs/performance.md
+ * has the figures).
  */
 const FIXED_RATE_WARM_UP_SECONDS = 3
 
