@@ -168,6 +168,8 @@ export const keptFromText = (text: string, redact: Redact, bound: number): KeptB
  * character the cut went through and before a run of key characters that reaches the cut.
  */
 export const keptFromBytes = ({ bytes, cut }: TappedBody, redact: Redact): KeptBody => {
+  // Most requests have no body: nothing to escape or redact.
+  if (bytes.length === 0) return { body: null, bodyTruncated: cut }
   const shown = cut ? withoutCutKey(bytes) : bytes
   const text = redact(escapedText(cut ? shown.subarray(0, shown.length - incompleteTail(shown)) : shown))
   return { body: text === '' ? null : text, bodyTruncated: cut }

@@ -28,9 +28,7 @@ export const answerBody = (body: unknown, redact: Redact): HeldBody => {
 export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): HeldBody =>
   decoded !== undefined && !decoded.includes('\uFFFD')
     ? heldText(decoded, redact, JOURNAL_BODY_BYTES)
-    : tapped.bytes.length === 0 && !tapped.cut
-      ? NO_BODY
-      : heldAsShown(keptFromBytes(tapped, redact))
+    : heldAsShown(keptFromBytes(tapped, redact))
 
 /** The estimate of an entry, beside its text: the record, its closure, its place in the journal, what it shows once read. */
 const ENTRY_BYTES = 1024
