@@ -97,11 +97,18 @@ export const scratchFile = (name: string, text: string): string => {
 
 export const POST_BODY = '{"name":"Rex","categoryId":1,"status":"sold"}'
 const POST = scratchFile('post.lua', `wrk.method = "POST"\nwrk.body = '${POST_BODY}'\nwrk.headers["Content-Type"] = "application/json"\n`)
-/** Every request a new Idempotency-Key, so that each is a first create, never a replay. */
+/**
+ * Every request a new Idempotency-Key, so that each is a first create, never a replay: the keys of
+ * a wrk run start with 16 random hex digits of its own, since the keys of earlier runs on the same
+ * service are still recorded (a count alone starts at 1 again in every run).
+ */
 const POST_IDEMPOTENT = scratchFile(
   'post-idempotent.lua',
   `wrk.method = "POST"\nwrk.body = '${POST_BODY}'\nwrk.headers["Content-Type"] = "application/json"\n` +
-    `local n = 0\nrequest = function()\n  n = n + 1\n  wrk.headers["Idempotency-Key"] = "bench-" .. n\n  return wrk.format()\nend\n`,
+    `local prefix\nlocal n = 0\n` +
+    `init = function()\n  local random = io.open("/dev/urandom", "rb")\n` +
+    `  prefix = (random:read(8):gsub(".", function(c) return string.format("%02x", c:byte()) end))\n  random:close()\nend\n` +
+    `request = function()\n  n = n + 1\n  wrk.headers["Idempotency-Key"] = prefix .. "-" .. n\n  return wrk.format()\nend\n`,
 )
 
 export const LIST: Scenario = { name: 'list (limit 20)', method: 'GET', path: '/v1/pets?limit=20', jsonServerPath: '/pets?_limit=20' }
