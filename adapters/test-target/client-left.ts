@@ -1,7 +1,12 @@
 import type { Socket } from 'node:net'
 
-/** The requests in flight on each connection that wait to learn that its client left: one listener a connection, however many requests it carries. */
-const waiting = new WeakMap<Socket, Set<() => void>>()
+/**
+ * The requests in flight on each connection that wait to learn that its client left: one listener
+ * a connection, however many requests it carries. An array, not a Set: a Set that a request joins
+ * and leaves makes V8 allocate a new table at every leave, in the old generation where the
+ * connection's Set lives, garbage that only a full collection frees (as in requests-in-flight.ts).
+ */
+const waiting = new WeakMap<Socket, Array<() => void>>()
 
 /**
  * Calls `left` when the client of `socket` ends its side of the connection (its FIN), as a client
@@ -15,15 +20,20 @@ export const whenClientLeaves = (socket: Socket, left: () => void): (() => void)
   if (socket.readableEnded) return () => undefined
   let requests = waiting.get(socket)
   if (requests === undefined) {
-    const listening = new Set<() => void>()
+    const listening: Array<() => void> = []
     requests = listening
     waiting.set(socket, listening)
     socket.once('end', () => {
-      for (const request of listening) request()
-      listening.clear()
+      for (const request of listening.splice(0)) request()
     })
   }
   const own = requests
-  own.add(left)
-  return () => void own.delete(left)
+  own.push(left)
+  return () => {
+    const index = own.indexOf(left)
+    if (index === -1) return
+    // The order of the waiting does not matter: the last takes the place of the one that stops.
+    own[index] = own[own.length - 1] ?? left
+    own.pop()
+  }
 }
