@@ -7,9 +7,8 @@ import type { Duplex } from 'node:stream'
  * after another, each whole before the next begins.
  *
  * One object per connection, changed in place: a Map of its requests, added to and deleted from
- * for each, made V8 allocate a new table at every delete, and the connection's long-lived Map kept
- * each table, with the request it held, alive past the young generation: garbage that only a full
- * collection frees (docs/performance.md).
+ * for each, made V8 allocate a new table at every delete, in the old generation where the
+ * connection's long-lived Map was: garbage that only a full collection frees (docs/performance.md).
  */
 interface InFlight {
   count: number

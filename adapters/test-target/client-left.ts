@@ -31,9 +31,6 @@ export const whenClientLeaves = (socket: Socket, left: () => void): (() => void)
   own.push(left)
   return () => {
     const index = own.indexOf(left)
-    if (index === -1) return
-    // The order of the waiting does not matter: the last takes the place of the one that stops.
-    own[index] = own[own.length - 1] ?? left
-    own.pop()
+    if (index !== -1) own.splice(index, 1)
   }
 }

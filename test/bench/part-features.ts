@@ -111,7 +111,7 @@ export const featuresPart = async (): Promise<void> => {
   console.log(`\nWhat each part of test-target mode costs, in that mode, measured the same way; ${scope}`)
   const testTargetSums = await switchedCosts(TEST_TARGET_FEATURES, TEST_TARGET_ENDPOINTS, { BENCH_MODE: 'test-target' })
   summariseText(
-    `CPU µs per request of test-target mode's parts, each switched in one process, summed (${ENDPOINTS.map((scenario) => scenario.name).join(', ')}; no target)`,
+    `CPU µs per request of test-target mode's parts, each switched in one process, summed (${TEST_TARGET_ENDPOINTS.map((scenario) => scenario.name).join(', ')}; no target)`,
     testTargetSums.map((sum) => sum.toFixed(1)).join(', '),
   )
 }
