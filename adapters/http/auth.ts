@@ -72,7 +72,7 @@ export const authenticate =
  * the key; `second`'s refusal then stands (an extension's keys beside the configured ones).
  */
 export const eitherAuthenticator = (first: Authenticator, second: Authenticator): Authenticator => ({
-  // Asked on every request: a plain task (docs/adr/0105-use-cases-are-fp-ts-pipelines-of-named-steps.md).
+  // Asked on every request: a plain task (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
   authenticate: (apiKey) => async () => {
     const known = await first.authenticate(apiKey)()
     return E.isRight(known) ? known : second.authenticate(apiKey)()

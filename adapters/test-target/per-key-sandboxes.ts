@@ -92,7 +92,7 @@ export const perKeySandboxes = (space: DataSets, made: MadeKeys): Sandboxes => {
     clockOf: (sandbox) => space.clock(sandbox),
     advance: (client, ms) => whileOpen(client, () => space.advance(client.scope, ms)),
     madeKeys: {
-      // Asked first on every request of every key: a plain task (docs/adr/0105-use-cases-are-fp-ts-pipelines-of-named-steps.md).
+      // Asked first on every request of every key: a plain task (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
       authenticate: (apiKey) => async () => {
         await sweep()
         const client = made.find(apiKey)

@@ -1,5 +1,7 @@
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
+import * as O from 'fp-ts/Option'
+import * as T from 'fp-ts/Task'
 import * as TE from 'fp-ts/TaskEither'
 import * as t from 'io-ts'
 import { describeErrors } from './codec.js'
@@ -34,6 +36,12 @@ const storableId = (id: bigint): E.Either<PetNotFound, PetId> =>
 /** The step, made once: fp-ts's sequencing functions build it anew, arguments copied, on every call. */
 const toStorableId = E.flatMap(storableId)
 
+/** The store's answer for `id`: its pet, or PetNotFound when it has none. */
+const foundPet =
+  (id: PetId) =>
+  (found: E.Either<StoreError, O.Option<Pet>>): E.Either<StoreError | PetNotFound, Pet> =>
+    E.isLeft(found) ? found : O.isSome(found.right) ? E.right(found.right.value) : E.left(petNotFound(String(id)))
+
 /** getPet (spec §4.3, deprecated): the pet with that id, or PetNotFound. */
 export const getPet =
   (deps: { readonly pets: PetRepository }) =>
@@ -41,5 +49,5 @@ export const getPet =
     pipe(
       decodePetId(petIdText),
       toStorableId,
-      E.matchW(TE.left, (id) => pipe(deps.pets.findById(id), TE.flatMapEither(E.fromOption(() => petNotFound(String(id)))))),
+      E.matchW(TE.left, (id) => pipe(deps.pets.findById(id), T.map(foundPet(id)))),
     )

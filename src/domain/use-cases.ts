@@ -6,7 +6,7 @@ import type { PetRepository } from './pet-repository.js'
 
 /**
  * The three operations of the spec, bound to their ports: what a driver (HTTP, tests) calls. Each
- * is a pipeline of named steps that returns a task (docs/adr/0105-use-cases-are-fp-ts-pipelines-of-named-steps.md).
+ * is a pipeline of named steps that returns a task (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
  */
 export interface PetUseCases {
   readonly listPets: ReturnType<typeof listPets>
