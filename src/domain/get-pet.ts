@@ -33,8 +33,12 @@ const MAX_STORABLE_ID = BigInt(Number.MAX_SAFE_INTEGER)
 const storableId = (id: bigint): E.Either<PetNotFound, PetId> =>
   id <= 0n || id > MAX_STORABLE_ID ? E.left(petNotFound(id.toString())) : E.right(Number(id))
 
-/** The step, made once: fp-ts's sequencing functions build it anew, arguments copied, on every call. */
-const toStorableId = E.flatMap(storableId)
+/**
+ * A plain step, as foundPet below: fp-ts's sequencing functions (`E.flatMap`) go through its `dual`
+ * helper, which copies their arguments on every call (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
+ */
+const toStorableId = (decoded: E.Either<InvalidParameter, bigint>): E.Either<InvalidParameter | PetNotFound, PetId> =>
+  E.isLeft(decoded) ? decoded : storableId(decoded.right)
 
 /** The store's answer for `id`: its pet, or PetNotFound when it has none. */
 const foundPet =
