@@ -192,10 +192,12 @@ export interface Medians extends Measure {
 export type Results = Map<string, Map<string, Medians>>
 
 /**
- * Per scenario, ROUNDS rounds in which every server is measured once, in turn, alone; the median of
- * each. Every other round goes through the servers in the opposite order, so that no server is
- * always the one measured first, or just after another. Every scenario runs once on every server
- * first, so that the JIT has settled.
+ * Per scenario, ROUNDS rounds in which every build is measured once, in turn, alone; the median of
+ * each. Servers of the same name are processes of one build: round r measures the r-th of them (in
+ * turn when there are fewer), so that a build's median is taken over its processes, which differ
+ * from each other for their whole life (docs/performance.md). Every other round goes through the builds in the opposite order,
+ * so that no build is always the one measured first, or just after another. Every scenario runs once
+ * on every process first, so that the JIT has settled.
  */
 export const alternate = (
   servers: ReadonlyArray<Server>,
@@ -206,12 +208,17 @@ export const alternate = (
 ): Results => {
   for (const server of servers)
     for (const scenario of scenarios) if (applies(server, scenario)) alone(server, servers, variant(server, scenario))
+  const builds = [...new Set(servers.map((server) => server.name))].map((name) => servers.filter((server) => server.name === name))
   const results: Results = new Map()
   for (const scenario of scenarios) {
-    const runs = new Map<string, Measure[]>(servers.filter((server) => applies(server, scenario)).map((server) => [server.name, []]))
+    const runs = new Map<string, Measure[]>()
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-        runs.get(server.name)?.push(alone(server, servers, variant(server, scenario)))
+      for (const processes of round % 2 === 0 ? builds : [...builds].reverse()) {
+        const server = processes[round % processes.length]
+        if (server === undefined || !applies(server, scenario)) continue
+        const measures = runs.get(server.name) ?? []
+        measures.push(alone(server, servers, variant(server, scenario)))
+        runs.set(server.name, measures)
       }
     }
     const medians = [...runs].map(([name, measures]): [string, Medians] => [

@@ -1,7 +1,7 @@
 import { type Measure, aloneIn, alternate, fixedRate, median } from './measure.js'
 import { pad, summarise, summariseText, verdict } from './report.js'
 import { CONNECTIONS, CREATE, IDEMPOTENT_CREATE, PETS, ROUNDS, SCENARIOS, SECONDS, type Scenario, TARGETS } from './scenarios.js'
-import { RAW, SERVICE, STRAIGHTFORWARD, type Server, checkSameAnswers, startServer, stopAll } from './servers.js'
+import { RAW, SERVICE, STRAIGHTFORWARD, type Server, checkSameAnswers, startProcesses, stopAll } from './servers.js'
 
 /**
  * The service against the straightforward build and the minimal server, all in the same alternating
@@ -9,17 +9,23 @@ import { RAW, SERVICE, STRAIGHTFORWARD, type Server, checkSameAnswers, startServ
  * minimal server at a fixed rate, half the service's own maximum, again in alternating rounds.
  */
 export const servicePart = async (): Promise<void> => {
-  const servers = [
-    await startServer('minimal', RAW),
-    await startServer('service', SERVICE),
-    await startServer('straightforward', STRAIGHTFORWARD),
-  ]
-  const [minimalServer, serviceServer, straightforwardServer] = servers
-  if (minimalServer === undefined || serviceServer === undefined || straightforwardServer === undefined) return
-  // Only the service takes an Idempotency-Key.
-  const applies = (server: Server, scenario: Scenario): boolean => scenario !== IDEMPOTENT_CREATE || server.name === 'service'
+  const servers: Server[] = []
   try {
-    await checkSameAnswers(serviceServer, [minimalServer, straightforwardServer], SCENARIOS)
+    // One process of each build per round: the medians are over processes as well as moments.
+    const minimals = await startProcesses('minimal', RAW)
+    servers.push(...minimals)
+    const services = await startProcesses('service', SERVICE)
+    servers.push(...services)
+    servers.push(...(await startProcesses('straightforward', STRAIGHTFORWARD)))
+    // Only the service takes an Idempotency-Key.
+    const applies = (server: Server, scenario: Scenario): boolean => scenario !== IDEMPOTENT_CREATE || server.name === 'service'
+    const [serviceServer] = services
+    if (serviceServer === undefined) return
+    await checkSameAnswers(
+      serviceServer,
+      servers.filter((server) => server !== serviceServer),
+      SCENARIOS,
+    )
     const results = alternate(servers, [...SCENARIOS.slice(0, 3), IDEMPOTENT_CREATE, CREATE], applies)
     const measureOf = (scenario: Scenario, name: string): Measure =>
       results.get(scenario.name)?.get(name) ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN }
@@ -72,8 +78,11 @@ export const servicePart = async (): Promise<void> => {
       const rate = rates.get(scenario) ?? NaN
       const rounds = { service: [] as number[], minimal: [] as number[] }
       for (let round = 0; round < ROUNDS; round += 1) {
-        rounds.service.push(aloneIn(serviceServer, servers, () => fixedRate(serviceServer, scenario, rate, servers)).p99Ms)
-        rounds.minimal.push(aloneIn(minimalServer, servers, () => fixedRate(minimalServer, scenario, rate, servers)).p99Ms)
+        // Each round's processes, as in the rounds above.
+        const [ofService, ofMinimal] = [services[round % services.length], minimals[round % minimals.length]]
+        if (ofService === undefined || ofMinimal === undefined) continue
+        rounds.service.push(aloneIn(ofService, servers, () => fixedRate(ofService, scenario, rate, servers)).p99Ms)
+        rounds.minimal.push(aloneIn(ofMinimal, servers, () => fixedRate(ofMinimal, scenario, rate, servers)).p99Ms)
       }
       p99s.set(scenario, { service: median(rounds.service), minimal: median(rounds.minimal) })
     }

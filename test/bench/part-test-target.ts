@@ -1,13 +1,25 @@
 import { type Measure, alone, alternate } from './measure.js'
 import { pad, summarise, summariseText, verdict } from './report.js'
 import { CONNECTIONS, CREATE, GET, LIST, QUICK, RESETTING_CREATE, ROUNDS, SECONDS, type Scenario, TARGETS } from './scenarios.js'
-import { SERVICE, STRAIGHTFORWARD, type Server, checkSameAnswers, residentMb, startServer, stopAll, stopServer } from './servers.js'
+import {
+  SERVICE,
+  STRAIGHTFORWARD,
+  type Server,
+  checkSameAnswers,
+  residentMb,
+  startProcesses,
+  startServer,
+  stopAll,
+  stopServer,
+} from './servers.js'
 import { startWireMock, wireMockMissing } from './wiremock.js'
 
 /** The three answers a client's tests need most, served by every test target compared. */
 const ANSWERS: ReadonlyArray<Scenario> = [LIST, GET, CREATE]
 /** How long WireMock is loaded with each answer before it is measured: its JIT compiles the hot paths. */
 const WARM_UP_SECONDS = 10
+
+const TEST_TARGET = 'test-target mode'
 
 const ratioCell = (value: number, target: number): string => `${pad(value, 5, 2)} ${verdict(value >= target).padEnd(7)}`
 
@@ -23,29 +35,40 @@ export const testTargetPart = async (): Promise<void> => {
   const missing = wireMockMissing()
   const servers: Server[] = []
   try {
+    let wireMock: Server | undefined
     if (missing === undefined) {
       const source = await startServer('stub source', SERVICE)
       try {
-        servers.push(await startWireMock(source, ANSWERS))
+        wireMock = await startWireMock(source, ANSWERS)
+        servers.push(wireMock)
       } finally {
         await stopServer(source)
       }
     }
-    const defaults = await startServer('default mode', SERVICE)
-    const testTarget = await startServer('test-target mode', SERVICE, { env: { BENCH_MODE: 'test-target' } })
-    const wireMock = servers[0]
+    // One process of each Node build per round (alternate); WireMock is one JVM, warmed up below.
+    const defaults = await startProcesses('default mode', SERVICE)
+    servers.push(...defaults)
+    const testTargets = await startProcesses(TEST_TARGET, SERVICE, { env: { BENCH_MODE: 'test-target' } })
+    servers.push(...testTargets)
     // The card's stack with no feature at all: how far above WireMock any build of it can be.
-    const straightforward = wireMock === undefined ? undefined : await startServer('straightforward', STRAIGHTFORWARD)
-    servers.unshift(defaults, testTarget)
-    if (straightforward !== undefined) servers.push(straightforward)
-    await checkSameAnswers(defaults, servers.slice(1), ANSWERS)
-    if (wireMock === undefined) console.log(`WireMock skipped: ${missing ?? ''}`)
-    else for (const scenario of ANSWERS) alone(wireMock, servers, scenario, QUICK ? Math.min(WARM_UP_SECONDS, 5) : WARM_UP_SECONDS)
-    const results = alternate(servers, ANSWERS, undefined, (server, scenario) =>
-      server === testTarget && scenario === CREATE ? RESETTING_CREATE : scenario,
+    const straightforwards = wireMock === undefined ? [] : await startProcesses('straightforward', STRAIGHTFORWARD)
+    servers.push(...straightforwards)
+    // In the order the rounds go through them.
+    const measured = [...defaults, ...testTargets, ...(wireMock === undefined ? [] : [wireMock]), ...straightforwards]
+    const [defaultMode] = defaults
+    if (defaultMode === undefined) return
+    await checkSameAnswers(
+      defaultMode,
+      measured.filter((server) => server !== defaultMode),
+      ANSWERS,
     )
-    const measureOf = (scenario: Scenario, server: Server | undefined): Measure =>
-      results.get(scenario.name)?.get(server?.name ?? '') ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN }
+    if (wireMock === undefined) console.log(`WireMock skipped: ${missing ?? ''}`)
+    else for (const scenario of ANSWERS) alone(wireMock, measured, scenario, QUICK ? Math.min(WARM_UP_SECONDS, 5) : WARM_UP_SECONDS)
+    const results = alternate(measured, ANSWERS, undefined, (server, scenario) =>
+      server.name === TEST_TARGET && scenario === CREATE ? RESETTING_CREATE : scenario,
+    )
+    const measureOf = (scenario: Scenario, name: string): Measure =>
+      results.get(scenario.name)?.get(name) ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN }
 
     console.log(
       `\nTest-target mode (per-key sandboxes and their journals, faults on) against the default mode` +
@@ -57,7 +80,7 @@ export const testTargetPart = async (): Promise<void> => {
         `test-target/WireMock (target)`,
     )
     const figures = ANSWERS.map((scenario) => {
-      const [d, t, w] = [measureOf(scenario, defaults), measureOf(scenario, testTarget), measureOf(scenario, wireMock)]
+      const [d, t, w] = [measureOf(scenario, 'default mode'), measureOf(scenario, TEST_TARGET), measureOf(scenario, 'WireMock')]
       const row = { byRps: t.rps / d.rps, byCpu: d.cpuUs / t.cpuUs, wireRps: t.rps / w.rps, wireCpu: w.cpuUs / t.cpuUs }
       console.log(
         `${scenario.name.padEnd(17)} ${pad(d.rps, 11)}  ${pad(t.rps, 15)}  ${ratioCell(row.byRps, TARGETS.testTargetMode)} ` +
@@ -73,7 +96,7 @@ export const testTargetPart = async (): Promise<void> => {
         `test-target/WireMock p99 (<= ${TARGETS.wireMockP99})`,
     )
     const p99Ratios = ANSWERS.map((scenario) => {
-      const [d, t, w] = [measureOf(scenario, defaults), measureOf(scenario, testTarget), measureOf(scenario, wireMock)]
+      const [d, t, w] = [measureOf(scenario, 'default mode'), measureOf(scenario, TEST_TARGET), measureOf(scenario, 'WireMock')]
       const ratio = t.p99Ms / w.p99Ms
       console.log(
         `${scenario.name.padEnd(17)} ${pad(d.cpuUs, 12, 1)}  ${pad(t.cpuUs, 14, 1)}  ${pad(w.cpuUs, 11, 1)}  ` +
@@ -81,7 +104,13 @@ export const testTargetPart = async (): Promise<void> => {
       )
       return ratio
     })
-    const memory = servers.map((server) => `${server.name} ${residentMb(server).toFixed(0)} MB`).join(', ')
+    const builds = [...new Set(measured.map((server) => server.name))]
+    const memory = builds
+      .map((name) => {
+        const each = measured.filter((server) => server.name === name).map((server) => residentMb(server).toFixed(0))
+        return `${name} ${each.join(', ')} MB`
+      })
+      .join('; ')
     console.log(`Resident memory after the runs: ${memory}`)
 
     const atLeast = (target: number) => (figure: number) => figure >= target
@@ -118,7 +147,9 @@ export const testTargetPart = async (): Promise<void> => {
     )
     summariseText(
       '  the straightforward build (no features) over WireMock, by rps',
-      ANSWERS.map((scenario) => `${(measureOf(scenario, straightforward).rps / measureOf(scenario, wireMock).rps).toFixed(2)}×`).join(', '),
+      ANSWERS.map((scenario) => `${(measureOf(scenario, 'straightforward').rps / measureOf(scenario, 'WireMock').rps).toFixed(2)}×`).join(
+        ', ',
+      ),
     )
     summarise(
       `p99 at ${CONNECTIONS} connections, test-target mode over WireMock's <= ${TARGETS.wireMockP99}`,

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { openSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer as createNetServer } from 'node:net'
 import { resolve } from 'node:path'
-import { KEY, PETS, POST_BODY, type Scenario, work } from './scenarios.js'
+import { KEY, PETS, POST_BODY, ROUNDS, type Scenario, work } from './scenarios.js'
 
 /** The servers the benchmark starts, each on the servers' core, and what it reads of their processes. */
 export const SERVICE = resolve(__dirname, 'seeded-service.js')
@@ -110,6 +110,25 @@ export const startServer = (
   )
 }
 
+/**
+ * One process of a build for each round (ROUNDS), all of the same name: `alternate` measures a
+ * different one in each round, since two processes of one build differ for their whole life.
+ */
+export const startProcesses = async (
+  name: string,
+  entry: string,
+  options: { pets?: number; env?: Record<string, string>; ready?: string } = {},
+): Promise<Server[]> => {
+  const processes: Server[] = []
+  try {
+    for (let round = 0; round < ROUNDS; round += 1) processes.push(await startServer(name, entry, options))
+  } catch (error) {
+    await stopAll(processes)
+    throw error
+  }
+  return processes
+}
+
 export const stopServer = async (server: Server): Promise<void> => {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return
   server.child.kill('SIGCONT')
@@ -190,8 +209,10 @@ export const checkSameAnswers = async (
       }
     }
   }
+  // Processes of one build share a name: each name once.
+  const names = [...new Set(others.map((other) => other.name))]
   console.log(
-    `(Checked first: ${others.map((other) => other.name).join(', ')} give${others.length === 1 ? 's' : ''} the ${reference.name}'s ` +
+    `(Checked first: ${names.join(', ')} give${names.length === 1 ? 's' : ''} the ${reference.name}'s ` +
       `statuses and body bytes for ${scenarios.map((scenario) => scenario.name).join(', ')}.)`,
   )
 }
