@@ -195,9 +195,9 @@ export type Results = Map<string, Map<string, Medians>>
  * Per scenario, ROUNDS rounds in which every build is measured once, in turn, alone; the median of
  * each. Servers of the same name are processes of one build: round r measures the r-th of them (in
  * turn when there are fewer), so that a build's median is taken over its processes, which differ
- * from each other for their whole life (docs/performance.md). Every other round goes through the builds in the opposite order,
- * so that no build is always the one measured first, or just after another. Every scenario runs once
- * on every process first, so that the JIT has settled.
+ * from each other for their whole life (docs/performance.md). Every other round goes through the
+ * builds in the opposite order, so that no build is always the one measured first, or just after
+ * another. Every scenario runs once on every process first, so that the JIT has settled.
  */
 export const alternate = (
   servers: ReadonlyArray<Server>,

@@ -74,8 +74,8 @@ export const servicePart = async (): Promise<void> => {
     // Below saturation: each server gets the same requests at the same fixed rate.
     const rates = new Map(SCENARIOS.map((scenario) => [scenario, Math.round(service(scenario).rps / 2)]))
     const rounds = new Map(SCENARIOS.map((scenario) => [scenario, { service: [] as number[], minimal: [] as number[] }]))
-    // Round by round, each round's processes through every endpoint: a process that has been stopped
-    // long is soon after resumed taken for idle by V8, which starts a full collection to shrink its heap.
+    // Round by round, each round's processes through every endpoint, so that each is resumed once:
+    // V8 takes a process resumed after a long stop for idle and starts a full collection to shrink its heap.
     for (let round = 0; round < ROUNDS; round += 1) {
       const [ofService, ofMinimal] = [services[round % services.length], minimals[round % minimals.length]]
       if (ofService === undefined || ofMinimal === undefined) continue
