@@ -189,15 +189,17 @@ const ask = async (server: Server, scenario: Scenario): Promise<string> => {
 }
 
 /**
- * Before any figure: every server in `others` gives `reference`'s statuses and body bytes to the
- * benchmark's requests, so that they all do the same work. Servers must be fresh (a create's
- * answer carries the next id). A difference stops the run: the figures would compare unlike work.
+ * Before any figure: every server of `servers` but `reference` gives `reference`'s statuses and
+ * body bytes to the benchmark's requests, so that they all do the same work. Servers must be fresh
+ * (a create's answer carries the next id). A difference stops the run: the figures would compare
+ * unlike work.
  */
 export const checkSameAnswers = async (
   reference: Server,
-  others: ReadonlyArray<Server>,
+  servers: ReadonlyArray<Server>,
   scenarios: ReadonlyArray<Scenario>,
 ): Promise<void> => {
+  const others = servers.filter((server) => server !== reference)
   for (const scenario of scenarios) {
     const expected = await ask(reference, scenario)
     for (const other of others) {
