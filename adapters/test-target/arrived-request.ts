@@ -46,6 +46,12 @@ export const arrivedRequest = (arrival: Arrival, redact: Redact): ArrivedRequest
     AUTHORIZATION,
   )
   const headersTruncated = asked.cut || (form !== undefined && authorization === undefined)
+  /** The credential's form added last to the fresh record, not spread with it (journal-record.ts, `message`, says why). */
+  const shownHeaders = (): Record<string, string> => {
+    const headers = headerRecord(asked, redact)
+    if (authorization !== undefined) headers[AUTHORIZATION] = authorization
+    return headers
+  }
   let shown: Pick<JournalMessage, 'headers' | 'headersTruncated'> | undefined
   return {
     id,
@@ -53,11 +59,7 @@ export const arrivedRequest = (arrival: Arrival, redact: Redact): ArrivedRequest
     method,
     url,
     hasBody,
-    headers: () =>
-      (shown ??= {
-        headers: { ...headerRecord(asked, redact), ...(authorization === undefined ? {} : { authorization }) },
-        headersTruncated,
-      }),
+    headers: () => (shown ??= { headers: shownHeaders(), headersTruncated }),
     bytes:
       textBytes(id) +
       textBytes(method) +

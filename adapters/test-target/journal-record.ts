@@ -1,9 +1,9 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { Redact } from '../http/key-redaction.js'
 import type { ArrivedRequest } from './arrived-request.js'
-import { keptFromBytes, type TappedBody } from './journal-body.js'
+import { type KeptBody, keptFromBytes, type TappedBody } from './journal-body.js'
 import { heldAsShown, type HeldBody, heldText } from './held-body.js'
-import type { HeldRequest, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'
+import type { HeldRequest, JournalMessage, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'
 import { headerRecord, keptHeaders } from './journal-headers.js'
 import type { Operation } from './fault-rule.js'
 
@@ -29,6 +29,18 @@ export const requestBody = (decoded: string | undefined, tapped: TappedBody, red
   decoded !== undefined && !decoded.includes('\uFFFD')
     ? heldText(decoded, redact, JOURNAL_BODY_BYTES)
     : heldAsShown(keptFromBytes(tapped, redact))
+
+/**
+ * A request or an answer as an entry shows it, one literal of its four fields rather than a spread
+ * of its headers and its body: on Node 20 an object spread followed by other fields or another
+ * spread gives nearly every object a hidden class of its own, which an entry kept once read holds.
+ */
+const message = (headers: Pick<JournalMessage, 'headers' | 'headersTruncated'>, body: KeptBody): JournalMessage => ({
+  headers: headers.headers,
+  headersTruncated: headers.headersTruncated,
+  body: body.body,
+  bodyTruncated: body.bodyTruncated,
+})
 
 /** The estimate of an entry, beside its text: the record, its closure, its place in the journal, what it shows once read. */
 const ENTRY_BYTES = 1024
@@ -56,7 +68,7 @@ export const pendingRecord = (arrived: ArrivedRequest, unsettled: Unsettled, red
     status: null,
     durationMs: null,
     fault: unsettled.fault(),
-    request: { ...arrived.headers(), body: null, bodyTruncated: arrived.hasBody },
+    request: message(arrived.headers(), { body: null, bodyTruncated: arrived.hasBody }),
     response: null,
   }),
 })
@@ -101,8 +113,8 @@ export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Red
         status,
         durationMs,
         fault,
-        request: { ...arrived.headers(), ...requestBody.shown() },
-        response: { headers: headerRecord(answered, redact), headersTruncated: answered.cut, ...responseBody.shown() },
+        request: message(arrived.headers(), requestBody.shown()),
+        response: message({ headers: headerRecord(answered, redact), headersTruncated: answered.cut }, responseBody.shown()),
       }),
   }
 }
