@@ -16,8 +16,8 @@ import { type Meter, textBytes } from '../../src/store/meter.js'
 /**
  * A record, always written whole as one object literal of these six fields in this order, `pet`
  * undefined until completed, never by spreading an earlier one: on Node 20 (V8 11.3) an object
- * spread followed by other fields gives nearly every object a hidden class of its own (a map and
- * its descriptors, about 300 bytes), which a record would keep for its whole lifetime.
+ * spread followed by other fields gives nearly every object a hidden class of its own, which a
+ * record would keep for its whole lifetime (docs/performance.md has the figures).
  */
 interface MemoryRecord {
   readonly token: string
@@ -39,8 +39,8 @@ const bytesOf = (scope: string, { token, fingerprint, createId }: MemoryRecord):
 
 /**
  * A new random id, as one flat string. Node's randomUUID builds its 36 characters by concatenation,
- * a tree of about fifteen pieces (about 500 bytes) that stays a tree while a record keeps it;
- * `normalize()`, which leaves these characters as they are, returns them as one string.
+ * a tree of pieces that stays a tree while a record keeps it; `normalize()`, which leaves these
+ * characters as they are, returns them as one string.
  */
 const newId = (): string => randomUUID().normalize()
 
@@ -134,10 +134,15 @@ export const memoryIdempotencyStore = ({
     endLease: (scope, token) =>
       TE.rightIO(() => {
         const record = heldBy(scope, token)
-        if (record !== undefined && record.pet === undefined) {
-          const { fingerprint, createId, expiresAt } = record
-          records.set(scope, { token: record.token, fingerprint, createId, pet: undefined, leaseEndsAt: 0, expiresAt })
-        }
+        if (record === undefined || record.pet !== undefined) return
+        records.set(scope, {
+          token: record.token,
+          fingerprint: record.fingerprint,
+          createId: record.createId,
+          pet: undefined,
+          leaseEndsAt: 0,
+          expiresAt: record.expiresAt,
+        })
       }),
   }
 }
