@@ -4,9 +4,10 @@ import { CONNECTIONS, CREATE, IDEMPOTENT_CREATE, PETS, ROUNDS, SCENARIOS, SECOND
 import { RAW, SERVICE, STRAIGHTFORWARD, type Server, checkSameAnswers, startProcesses, stopAll } from './servers.js'
 
 /**
- * The service against the straightforward build and the minimal server, all in the same alternating
- * rounds, so that every ratio comes from the same moments; then the p99 of the service and of the
- * minimal server at a fixed rate, half the service's own maximum, again in alternating rounds.
+ * The service against the straightforward build, the same build with the service's features written
+ * the plainest way (BENCH_FEATURES=on) and the minimal server, all in the same alternating rounds,
+ * so that every ratio comes from the same moments; then the p99 of the service and of the minimal
+ * server at a fixed rate, half the service's own maximum, again in alternating rounds.
  */
 export const servicePart = async (): Promise<void> => {
   const servers: Server[] = []
@@ -17,6 +18,7 @@ export const servicePart = async (): Promise<void> => {
     const services = await startProcesses('service', SERVICE)
     servers.push(...services)
     servers.push(...(await startProcesses('straightforward', STRAIGHTFORWARD)))
+    servers.push(...(await startProcesses('featured', STRAIGHTFORWARD, { env: { BENCH_FEATURES: 'on' } })))
     // Only the service takes an Idempotency-Key.
     const applies = (server: Server, scenario: Scenario): boolean => scenario !== IDEMPOTENT_CREATE || server.name === 'service'
     const [serviceServer] = services
@@ -28,6 +30,7 @@ export const servicePart = async (): Promise<void> => {
     const service = (scenario: Scenario): Measure => measureOf(scenario, 'service')
     const minimal = (scenario: Scenario): Measure => measureOf(scenario, 'minimal')
     const straightforward = (scenario: Scenario): Measure => measureOf(scenario, 'straightforward')
+    const featured = (scenario: Scenario): Measure => measureOf(scenario, 'featured')
 
     console.log(
       `\nThe service (every feature at its default) against the straightforward build (Koa, @koa/router, @koa/bodyparser, io-ts, ` +
@@ -47,6 +50,21 @@ export const servicePart = async (): Promise<void> => {
       `requests per CPU-second, the service over the straightforward build >= ${TARGETS.straightforwardCpu}`,
       byCpu,
       (figure) => figure >= TARGETS.straightforwardCpu,
+    )
+
+    console.log(
+      `\nThe same rounds: the features at their least, the straightforward build with the service's default features ` +
+        `written the plainest way (BENCH_FEATURES=on), over the straightforward build without them (no target: ` +
+        `about the most any build of these features on this stack can reach of the one above)`,
+    )
+    console.log('endpoint              featured CPU µs  requests per CPU-second, featured/straightforward')
+    const leastByCpu = SCENARIOS.map((scenario) => straightforward(scenario).cpuUs / featured(scenario).cpuUs)
+    SCENARIOS.forEach((scenario, index) => {
+      console.log(`${scenario.name.padEnd(20)} ${pad(featured(scenario).cpuUs, 15, 1)}  ${pad(leastByCpu[index] ?? NaN, 15, 2)}`)
+    })
+    summariseText(
+      'the features at their least: the straightforward build with them over it, by CPU (no target)',
+      leastByCpu.map((figure) => figure.toFixed(2)).join(', '),
     )
 
     console.log(`\nThe same rounds: the service against the minimal server (no target)`)
