@@ -53,8 +53,11 @@ export const testTargetPart = async (): Promise<void> => {
     // The card's stack with no feature at all: how far above WireMock any build of it can be.
     const straightforwards = wireMock === undefined ? [] : await startProcesses('straightforward', STRAIGHTFORWARD)
     servers.push(...straightforwards)
+    // The same with the default features at their least: how far above WireMock any build of them on the stack can be.
+    const featureds = wireMock === undefined ? [] : await startProcesses('featured', STRAIGHTFORWARD, { env: { BENCH_FEATURES: 'on' } })
+    servers.push(...featureds)
     // In the order the rounds go through them.
-    const measured = [...defaults, ...testTargets, ...(wireMock === undefined ? [] : [wireMock]), ...straightforwards]
+    const measured = [...defaults, ...testTargets, ...(wireMock === undefined ? [] : [wireMock]), ...straightforwards, ...featureds]
     const [defaultMode] = defaults
     if (defaultMode === undefined) return
     await checkSameAnswers(defaultMode, measured, ANSWERS)
@@ -141,12 +144,10 @@ export const testTargetPart = async (): Promise<void> => {
       2,
       '×',
     )
-    summariseText(
-      '  the straightforward build (no features) over WireMock, by rps',
-      ANSWERS.map((scenario) => `${(measureOf(scenario, 'straightforward').rps / measureOf(scenario, 'WireMock').rps).toFixed(2)}×`).join(
-        ', ',
-      ),
-    )
+    const overWireMock = (name: string): string =>
+      ANSWERS.map((scenario) => `${(measureOf(scenario, name).rps / measureOf(scenario, 'WireMock').rps).toFixed(2)}×`).join(', ')
+    summariseText('  the straightforward build (no features) over WireMock, by rps', overWireMock('straightforward'))
+    summariseText('  the same with the default features at their least over WireMock, by rps', overWireMock('featured'))
     summarise(
       `p99 at ${CONNECTIONS} connections, test-target mode over WireMock's <= ${TARGETS.wireMockP99}`,
       p99Ratios,
