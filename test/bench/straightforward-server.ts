@@ -1,6 +1,6 @@
 import { createHmac, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto'
 import { bodyParser } from '@koa/bodyparser'
-import Router from '@koa/router'
+import Router, { type RouterContext } from '@koa/router'
 import * as E from 'fp-ts/Either'
 import { pipe } from 'fp-ts/function'
 import * as t from 'io-ts'
@@ -22,8 +22,8 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
  * and JSON bodies.
  *
  * With BENCH_FEATURES=on it has the service's default features on the benchmark's requests, each
- * written the plainest way that keeps its promise (docs/performance.md, "The features at their
- * least"): a request id, the common headers, the key compared in constant time, prom-client's
+ * written the plainest way that keeps its promise (docs/performance.md, its method: the features
+ * at their least): a request id, the common headers, the key compared in constant time, prom-client's
  * metrics, the log line's fields, a read's ETag and If-None-Match, getPet's deprecation headers and
  * the list's signed `next` link. What it costs over the build without them is about the least any
  * build of these features on this stack can cost.
@@ -210,7 +210,8 @@ app.use(async (ctx, next) => {
   ctx.set('Cache-Control', 'no-store')
   await next()
   const durationMs = performance.now() - started
-  const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched'
+  const { routeMatched, routerPath } = ctx as Partial<Pick<RouterContext, 'routeMatched' | 'routerPath'>>
+  const route = routeMatched === true && routerPath !== undefined ? routerPath : 'unmatched'
   metrics?.requests.inc({ method: ctx.method, route, status: ctx.status })
   metrics?.duration.observe({ method: ctx.method, route }, durationMs / 1000)
   logger.info({ requestId, method: ctx.method, path: ctx.path, route, status: ctx.status, durationMs, keyId: 'bench' }, 'request')
