@@ -52,7 +52,9 @@ export const memoryStore = (
   const named = new Map<string, StorePorts>()
   const rateLimits = memoryRateLimitCounter({ clockOf })
   const open = (name: string): StorePorts => {
-    const ports = named.get(name) ?? fresh(clockOf(name))
+    const opened = named.get(name)
+    if (opened !== undefined) return opened
+    const ports = fresh(clockOf(name))
     named.set(name, ports)
     return ports
   }

@@ -60,8 +60,10 @@ const refused = TE.fromEither(REFUSED)
 export const perKeySandboxes = (space: DataSets, made: MadeKeys): Sandboxes => {
   const bound = new WeakMap<StorePorts, PetUseCases>()
   const useCasesOf = (ports: StorePorts): PetUseCases => {
+    const known = bound.get(ports)
+    if (known !== undefined) return known
     // A forced delay of a create with an Idempotency-Key runs between the claim and the insert.
-    const useCases = bound.get(ports) ?? petUseCases(delayableInserts(ports))
+    const useCases = petUseCases(delayableInserts(ports))
     bound.set(ports, useCases)
     return useCases
   }
@@ -74,29 +76,38 @@ export const perKeySandboxes = (space: DataSets, made: MadeKeys): Sandboxes => {
       return space.drop(sandbox)()
     }
   /**
-   * Frees the sandboxes that have expired. Their keys are gone already, so nothing can reach them: a
+   * Frees sandboxes that have expired. Their keys are gone already, so nothing can reach them: a
    * drop that failed only leaves memory to the store, and is no reason to fail the request that
    * happened to find them (the embedded store's drop never fails).
    */
-  const sweep = async (): Promise<void> => {
-    for (const sandbox of made.sweep()) await forget(sandbox)()
+  const forgetAll = async (expired: ReadonlyArray<string>): Promise<void> => {
+    for (const sandbox of expired) await forget(sandbox)()
   }
+  /** Ends and frees every made sandbox that has expired. */
+  const sweep = (): Promise<void> => forgetAll(made.sweep())
   /** `task`, unless the client's sandbox has ended since the client was authenticated. */
   const whileOpen =
     <A>(client: Client, task: () => TE.TaskEither<StoreError, A>): TE.TaskEither<StoreError | Unauthorized, A> =>
     () =>
       made.isOpen(client.scope) ? task()() : refused()
   return {
-    useCasesFor: (client) => whileOpen(client, () => pipe(space.open(client.scope), TE.map(useCasesOf))),
+    // Asked on every request of every key: a plain task (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
+    useCasesFor: (client) => async () => {
+      if (!made.isOpen(client.scope)) return REFUSED
+      const ports = await space.open(client.scope)()
+      return E.isLeft(ports) ? ports : E.right(useCasesOf(ports.right))
+    },
     reset: (client) => whileOpen(client, () => space.reset(client.scope)),
     clockOf: (sandbox) => space.clock(sandbox),
     advance: (client, ms) => whileOpen(client, () => space.advance(client.scope, ms)),
     madeKeys: {
       // Asked first on every request of every key: a plain task (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
-      authenticate: (apiKey) => async () => {
-        await sweep()
+      authenticate: (apiKey) => () => {
+        // Nearly always none has expired: then nothing is awaited before the answer.
+        const ended = made.sweep()
         const client = made.find(apiKey)
-        return client === undefined ? REFUSED : E.right(client)
+        const answer = client === undefined ? REFUSED : E.right(client)
+        return ended.length === 0 ? Promise.resolve(answer) : forgetAll(ended).then(() => answer)
       },
     },
     make: () =>

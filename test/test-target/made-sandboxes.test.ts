@@ -108,6 +108,19 @@ Churn('Memory stays bounded under churn: 10,000 sandboxes made, used and left to
   assert.not.ok(left.some(state.holdsFor))
 })
 
+Churn('A sandbox left to expire is freed by the next key authenticated, before that key is answered', async () => {
+  let time = 0
+  const state = sandboxesWithState({ idleSeconds: 60, now: () => time })
+  const left = await makeAndUse(state)
+  time = 30_000
+  const { key } = await run(state.sandboxes.make())
+  time = 60_000
+  assert.ok(E.isRight(await state.sandboxes.madeKeys.authenticate(key)()))
+  assert.not.ok(state.holdsFor(left.scope))
+  assert.is(state.made.size(), 1)
+  assert.is(state.store.dataSets.size(), 0)
+})
+
 Churn.run()
 
 const Ended = suite('A sandbox that ended')
