@@ -73,8 +73,8 @@ export const authenticate =
  */
 export const eitherAuthenticator = (first: Authenticator, second: Authenticator): Authenticator => ({
   // Asked on every request: a plain task (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
-  authenticate: (apiKey) => async () => {
-    const known = await first.authenticate(apiKey)()
-    return E.isRight(known) ? known : second.authenticate(apiKey)()
-  },
+  authenticate: (apiKey) => () =>
+    first
+      .authenticate(apiKey)()
+      .then((known) => (E.isRight(known) ? known : second.authenticate(apiKey)())),
 })

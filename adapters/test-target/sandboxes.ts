@@ -31,14 +31,17 @@ type SandboxState = UseCasesState
  */
 export const chooseSandbox =
   (sandboxes: Sandboxes): Middleware<SandboxState> =>
-  async (ctx, next) => {
+  (ctx, next) => {
     const client = ctx.state.client
-    if (client !== undefined) {
-      const useCases = await sandboxes.useCasesFor(client)()
-      if (E.isLeft(useCases)) return sendFailure(ctx, useCases.left)
-      ctx.state.useCases = useCases.right
-    }
-    await next()
+    if (client === undefined) return next()
+    // On every request: a promise chained, not an async function (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
+    return sandboxes
+      .useCasesFor(client)()
+      .then((useCases) => {
+        if (E.isLeft(useCases)) return sendFailure(ctx, useCases.left)
+        ctx.state.useCases = useCases.right
+        return next()
+      })
   }
 
 interface SandboxRoutesOptions {
