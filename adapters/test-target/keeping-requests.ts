@@ -60,7 +60,7 @@ const BREAKING_FAULTS: ReadonlyArray<string | undefined> = ['reset', 'reset-afte
  */
 export const keepingRequests =
   (journal: RequestJournal, { redact, operationOf, clockOf }: JournalOptions): KeepRequest =>
-  async (ctx, sandbox, next) => {
+  (ctx, sandbox, next) => {
     const { method, path } = ctx
     const arrived = arrivedRequest(
       {
@@ -124,7 +124,8 @@ export const keepingRequests =
     const stopWaiting = whenClientLeaves(ctx.req.socket, () => end(false))
     // 'close' follows 'finish' (the answer sent whole) or a connection closed first: one listener tells both.
     ctx.res.on('close', () => end(ctx.res.writableFinished))
-    await next()
+    // The rest of the request's promise as it is: nothing here waits for it.
+    return next()
   }
 
 /** Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal. */
