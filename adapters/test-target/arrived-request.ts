@@ -4,7 +4,7 @@ import type { Redact } from '../http/key-redaction.js'
 import { textBytes } from '../../src/store/meter.js'
 import { authorizationForm } from './authorization-form.js'
 import type { JournalMessage, SettledEntry } from './journal-entry.js'
-import { HEADER_FIELD_BYTES, headerRecord, JOURNAL_HEADER_CHARS, keptHeaders } from './journal-headers.js'
+import { HEADER_FIELD_BYTES, headerRecord, headersIn, JOURNAL_HEADER_CHARS, keptHeaders } from './journal-headers.js'
 
 /** What the journal takes of a request as it arrives: plain values, so that its entry holds nothing of the request's context. */
 export interface Arrival extends Pick<SettledEntry, 'id' | 'method'> {
@@ -39,9 +39,9 @@ export const arrivedRequest = (arrival: Arrival, redact: Redact): ArrivedRequest
   // The credential's form is kept first (what findings judge), unless it alone passes the bounds.
   const formChars = form === undefined ? 0 : AUTHORIZATION.length + form.length
   const authorization = form !== undefined && formChars <= JOURNAL_HEADER_CHARS ? form : undefined
+  // Read now: the service may change a header it has read (json-body.ts a Content-Encoding).
   const asked = keptHeaders(
-    // A copy: the service may change a header it has read (json-body.ts a Content-Encoding).
-    { ...arrival.requestHeaders },
+    headersIn(arrival.requestHeaders),
     authorization === undefined ? { fields: 0, chars: 0 } : { fields: 1, chars: formChars },
     AUTHORIZATION,
   )

@@ -1,10 +1,9 @@
-import type { OutgoingHttpHeaders } from 'node:http'
 import type { Redact } from '../http/key-redaction.js'
 import type { ArrivedRequest } from './arrived-request.js'
 import { type KeptBody, keptFromBytes, type TappedBody } from './journal-body.js'
 import { heldAsShown, type HeldBody, heldText } from './held-body.js'
 import type { HeldRequest, JournalMessage, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'
-import { headerRecord, keptHeaders } from './journal-headers.js'
+import { type HeaderSource, headerRecord, keptHeaders } from './journal-headers.js'
 import type { Operation } from './fault-rule.js'
 
 /** The most of a request's or an answer's body an entry keeps. */
@@ -77,8 +76,8 @@ export const pendingRecord = (arrived: ArrivedRequest, unsettled: Unsettled, red
 export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'durationMs' | 'fault'> {
   readonly state: Exclude<JournalState, 'pending'>
   readonly requestBody: HeldBody
-  /** A copy of them, which the entry may keep as it is. */
-  readonly responseHeaders: OutgoingHttpHeaders
+  /** The answer's headers as sent: read as the request is filed, never kept. */
+  readonly responseHeaders: HeaderSource
   readonly responseBody: HeldBody
 }
 
@@ -92,7 +91,6 @@ export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'dur
 export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Redact): JournalRecord => {
   // Only plain values of `ending` are named here, so that the entry's closure holds nothing else of it.
   const { operation, state, status, durationMs, fault, requestBody, responseBody } = ending
-  // getHeaders() made the copy.
   const answered = keptHeaders(ending.responseHeaders, { fields: 0, chars: 0 })
   const bodyBytes = requestBody.bytes + responseBody.bytes
   let shown: Omit<SettledEntry, 'sequence'> | undefined

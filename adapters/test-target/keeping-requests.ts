@@ -1,4 +1,3 @@
-import type { OutgoingHttpHeaders } from 'node:http'
 import type Router from '@koa/router'
 import type { RouterContext } from '@koa/router'
 import type { Middleware, Next, ParameterizedContext } from 'koa'
@@ -11,6 +10,7 @@ import type { HeldBody } from './held-body.js'
 import { hasBody } from '../http/body-received.js'
 import { arrivedRequest } from './arrived-request.js'
 import { answerBody, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, pendingRecord, requestBody } from './journal-record.js'
+import { type HeaderSource, headersIn, headersOfAnswer } from './journal-headers.js'
 import type { RequestJournal } from './request-journal.js'
 import type { Redact } from '../http/key-redaction.js'
 
@@ -81,11 +81,11 @@ export const keepingRequests =
     const startedAt = performance.now()
     const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)
     /** What went on the wire, which a fault may have cut short: its headers as sent, its body as the entry shows it. */
-    const answer = (): { readonly headers: OutgoingHttpHeaders; readonly body: HeldBody } => {
+    const answer = (): { readonly headers: HeaderSource; readonly body: HeldBody } => {
       const truncated = ctx.state.truncated
-      if (truncated !== undefined) return { headers: truncated.headers, body: answerBody(truncated.body, redact) }
-      if (!ctx.res.headersSent) return { headers: {}, body: NO_BODY }
-      return { headers: ctx.res.getHeaders(), body: ctx.method === 'HEAD' ? NO_BODY : answerBody(ctx.body, redact) }
+      if (truncated !== undefined) return { headers: headersIn(truncated.headers), body: answerBody(truncated.body, redact) }
+      if (!ctx.res.headersSent) return { headers: headersIn({}), body: NO_BODY }
+      return { headers: headersOfAnswer(ctx.res), body: ctx.method === 'HEAD' ? NO_BODY : answerBody(ctx.body, redact) }
     }
     let ended = false
     /** Files how the request ended, once: `whole` when its answer was sent whole, not when its client left or its connection closed first. */
