@@ -16,7 +16,8 @@ export interface TappedBody {
   readonly cut: boolean
 }
 
-const NO_BODY: TappedBody = { bytes: Buffer.alloc(0), cut: false }
+/** What is caught of a request without a body. */
+export const NOTHING_TAPPED: TappedBody = { bytes: Buffer.alloc(0), cut: false }
 
 /**
  * Catches the first `bound` bytes of a request's body for the journal, without ever changing how the
@@ -31,7 +32,7 @@ const NO_BODY: TappedBody = { bytes: Buffer.alloc(0), cut: false }
  * refused for its size) is cut.
  */
 export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number): Promise<TappedBody> => {
-  if (!hasBody(request)) return Promise.resolve(NO_BODY)
+  if (!hasBody(request)) return Promise.resolve(NOTHING_TAPPED)
   const socket = request.socket
   return new Promise((settle) => {
     const kept: Buffer[] = []

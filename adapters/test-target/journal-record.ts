@@ -1,6 +1,6 @@
 import type { Redact } from '../http/key-redaction.js'
 import type { ArrivedRequest } from './arrived-request.js'
-import { type KeptBody, keptFromBytes, type TappedBody } from './journal-body.js'
+import { type KeptBody, keptFromBytes, NOTHING_TAPPED, type TappedBody } from './journal-body.js'
 import { heldAsShown, type HeldBody, heldText } from './held-body.js'
 import type { HeldRequest, JournalMessage, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'
 import { type HeaderSource, headerRecord, keptHeaders } from './journal-headers.js'
@@ -24,10 +24,11 @@ export const answerBody = (body: unknown, redact: Redact): HeldBody => {
  * without replacing a byte (a compressed body decompressed); otherwise (refused before it was read,
  * or not JSON, not UTF-8, not whole) the bytes that arrived.
  */
-export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): HeldBody =>
-  decoded !== undefined && !decoded.includes('\uFFFD')
-    ? heldText(decoded, redact, JOURNAL_BODY_BYTES)
-    : heldAsShown(keptFromBytes(tapped, redact))
+export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): HeldBody => {
+  if (decoded !== undefined && !decoded.includes('\uFFFD')) return heldText(decoded, redact, JOURNAL_BODY_BYTES)
+  // Most requests have no body: one held body for them all.
+  return tapped === NOTHING_TAPPED ? NO_BODY : heldAsShown(keptFromBytes(tapped, redact))
+}
 
 /**
  * A request or an answer as an entry shows it, one literal of its four fields rather than a spread

@@ -5,7 +5,7 @@ import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import type { FaultState } from './fault-state.js'
 import { whenClientLeaves } from './client-left.js'
-import { tapBody } from './journal-body.js'
+import { NOTHING_TAPPED, tapBody, type TappedBody } from './journal-body.js'
 import type { HeldBody } from './held-body.js'
 import { hasBody } from '../http/body-received.js'
 import { arrivedRequest } from './arrived-request.js'
@@ -79,7 +79,8 @@ export const keepingRequests =
       pendingRecord(arrived, { operation: () => operationOf(method, path), fault: () => ctx.state.fault ?? null }, redact),
     )
     const startedAt = performance.now()
-    const body = tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES)
+    // Most requests have no body: theirs is filed at once, with no promise to wait on.
+    const body = arrived.hasBody ? tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES) : undefined
     /** What went on the wire, which a fault may have cut short: its headers as sent, its body as the entry shows it. */
     const answer = (): { readonly headers: HeaderSource; readonly body: HeldBody } => {
       const truncated = ctx.state.truncated
@@ -102,7 +103,7 @@ export const keepingRequests =
       // The route routing chose, when the request got that far; otherwise (a 429, a refused credential) the router is asked.
       const routed = (ctx as Partial<Pick<RouterContext, 'routerName'>>).routerName
       const operation = routed === undefined ? operationOf(method, path) : isOperation(routed) ? routed : null
-      void body.then((tapped) =>
+      const file = (tapped: TappedBody): void =>
         place.record(
           filedRecord(
             arrived,
@@ -118,8 +119,9 @@ export const keepingRequests =
             },
             redact,
           ),
-        ),
-      )
+        )
+      if (body === undefined) file(NOTHING_TAPPED)
+      else void body.then(file)
     }
     const stopWaiting = whenClientLeaves(ctx.req.socket, () => end(false))
     // 'close' follows 'finish' (the answer sent whole) or a connection closed first: one listener tells both.
