@@ -48,9 +48,10 @@ export interface FaultScripts {
   readonly clear: (sandbox: string) => void
   /**
    * The rule that applies to this request, if any, counted; NEEDS_BODY, with nothing counted, when
-   * the first rule it may match matches on a body not yet given.
+   * the first rule it may match matches on a body not yet given. The request is described only
+   * when the sandbox has a script: most have none.
    */
-  readonly take: (sandbox: string, request: ScriptedRequest) => FaultRule | undefined | typeof NEEDS_BODY
+  readonly take: (sandbox: string, request: () => ScriptedRequest) => FaultRule | undefined | typeof NEEDS_BODY
 }
 
 export const faultScripts = (): FaultScripts => {
@@ -85,8 +86,10 @@ export const faultScripts = (): FaultScripts => {
     },
     get: (sandbox) => (scripts.get(sandbox) ?? []).map((rule) => ({ ...rule })),
     clear: (sandbox) => void scripts.delete(sandbox),
-    take: (sandbox, request) => {
-      const rules = scripts.get(sandbox) ?? []
+    take: (sandbox, describe) => {
+      const rules = scripts.get(sandbox)
+      if (rules === undefined) return undefined
+      const request = describe()
       for (const [index, rule] of rules.entries()) {
         const match = matches(rule, request)
         if (match === NEEDS_BODY) return NEEDS_BODY

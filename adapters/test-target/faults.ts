@@ -139,7 +139,8 @@ export const faults = ({ shutdown, scripts }: FaultsOptions): Faults => {
     before: (operation) => (ctx, next) => {
       const asked = readFaultPreferences(ctx.get('Prefer') || undefined)
       const sandbox = ctx.state.client?.scope
-      const rule = asked.fault !== undefined || sandbox === undefined ? undefined : scripts.take(sandbox, scriptedRequest(ctx, operation))
+      const rule =
+        asked.fault !== undefined || sandbox === undefined ? undefined : scripts.take(sandbox, () => scriptedRequest(ctx, operation))
       if (rule === NEEDS_BODY) {
         awaitingBody.add(ctx)
         return next()
@@ -152,7 +153,7 @@ export const faults = ({ shutdown, scripts }: FaultsOptions): Faults => {
       const sandbox = ctx.state.client?.scope
       if (awaitingBody.has(ctx) && sandbox !== undefined) {
         const asked = readFaultPreferences(ctx.get('Prefer') || undefined)
-        const rule = scripts.take(sandbox, scriptedRequest(ctx, 'createPet', { value: ctx.state.body }))
+        const rule = scripts.take(sandbox, () => scriptedRequest(ctx, 'createPet', { value: ctx.state.body }))
         // With the body given, no rule waits for it.
         return apply(ctx, next, 'createPet', asked, rule === NEEDS_BODY ? undefined : rule)
       }
