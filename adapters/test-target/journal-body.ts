@@ -1,6 +1,5 @@
 import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { hasBody } from '../http/body-received.js'
 import type { Redact } from '../http/key-redaction.js'
 
 /** A body as a journal entry shows it: text, or null when there was none; `bodyTruncated` when it is not all of it. */
@@ -16,13 +15,14 @@ export interface TappedBody {
   readonly cut: boolean
 }
 
-/** What is caught of a request without a body. */
+/** What the journal holds of a request without a body, which it does not tap. */
 export const NOTHING_TAPPED: TappedBody = { bytes: Buffer.alloc(0), cut: false }
 
 /**
- * Catches the first `bound` bytes of a request's body for the journal, without ever changing how the
- * request is read or answered. It listens beside whoever reads the body (the body parser, which reads
- * with 'data' events), from the moment they begin, so it sees every byte they do. A body nobody read
+ * Catches the first `bound` bytes of the body of a request that has one (hasBody; one without is
+ * NOTHING_TAPPED) for the journal, without ever changing how the request is read or answered. It
+ * listens beside whoever reads the body (the body parser, which reads with 'data' events), from
+ * the moment they begin, so it sees every byte they do. A body nobody read
  * by the time the answer is sent (refused before it was read: a 415, a 405, a forced failure, a 413 by
  * its Content-Length) it reads itself then, after the answer, so that the answer is neither delayed nor
  * changed: up to `bound` bytes kept, the rest read and discarded as Node would discard it, except when
@@ -32,7 +32,6 @@ export const NOTHING_TAPPED: TappedBody = { bytes: Buffer.alloc(0), cut: false }
  * refused for its size) is cut.
  */
 export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number): Promise<TappedBody> => {
-  if (!hasBody(request)) return Promise.resolve(NOTHING_TAPPED)
   const socket = request.socket
   return new Promise((settle) => {
     const kept: Buffer[] = []

@@ -16,7 +16,7 @@ const textOf = (value: HeaderValue): string => (Array.isArray(value) ? value.joi
  * Headers as an entry keeps them until it is first read: the first that fit the bounds, each whole,
  * as name and text in turn. A flat array of strings, not an object: an entry holds it for as long
  * as the journal keeps it, and an object of the same fields (Node's copy of an answer's headers is
- * a dictionary) takes several times the memory, which every young collection copies.
+ * a dictionary) holds a table of slots besides, which every young collection copies with it.
  */
 interface KeptHeaders {
   /** Name, text, name, text...: the names as they came, repeated values joined. */
@@ -38,7 +38,7 @@ export const headersIn = (headers: Headers): HeaderSource => ({ names: Object.ke
 
 /**
  * The headers of an answer, read where the response holds them: getHeaders() would first copy
- * them all into an object of its own, which takes as long again.
+ * them all into an object of its own, only to be read once and dropped.
  */
 export const headersOfAnswer = (response: ServerResponse): HeaderSource => ({
   names: response.getHeaderNames(),
