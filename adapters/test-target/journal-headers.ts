@@ -18,7 +18,7 @@ const textOf = (value: HeaderValue): string => (Array.isArray(value) ? value.joi
  * as the journal keeps it, and an object of the same fields (Node's copy of an answer's headers is
  * a dictionary) holds a table of slots besides, which every young collection copies with it.
  */
-interface KeptHeaders {
+export interface KeptHeaders {
   /** Name, text, name, text...: the names as they came, repeated values joined. */
   readonly fields: ReadonlyArray<string>
   /** Some were left out. */
@@ -48,35 +48,71 @@ export const headersOfAnswer = (response: ServerResponse): HeaderSource => ({
 /** The estimate of a header field kept, beside its characters. */
 export const HEADER_FIELD_BYTES = 64
 
-/**
- * The first of `headers` (but `skip`) that fit in JOURNAL_HEADER_FIELDS fields and JOURNAL_HEADER_CHARS
- * characters, beside `taken` of each already taken: read now, so that what the service changes later
- * in the message's headers changes nothing kept.
- */
-export const keptHeaders = (
-  headers: HeaderSource,
-  taken: { readonly fields: number; readonly chars: number },
-  skip?: string,
-): KeptHeaders => {
-  let count = taken.fields
-  let chars = taken.chars
-  let bytes = 0
-  const fields: string[] = []
-  for (const name of headers.names) {
-    if (name === skip) continue
-    const value = textOf(headers.value(name))
-    if (count === JOURNAL_HEADER_FIELDS || chars + name.length + value.length > JOURNAL_HEADER_CHARS) return { fields, cut: true, bytes }
-    fields.push(name, value)
-    count += 1
-    chars += name.length + value.length
-    bytes += HEADER_FIELD_BYTES + textBytes(name) + textBytes(value)
-  }
-  return { fields, cut: false, bytes }
+/** Fields being kept, in order, and what they take so far of the bounds and of the budget. */
+interface Keeping {
+  readonly fields: string[]
+  count: number
+  chars: number
+  bytes: number
 }
 
-/** Header names in lower case, repeated ones joined, every key in them redacted. */
+const keeping = (taken: { readonly fields: number; readonly chars: number }): Keeping => ({
+  fields: [],
+  count: taken.fields,
+  chars: taken.chars,
+  bytes: 0,
+})
+
+/** Keeps a field when it fits in JOURNAL_HEADER_FIELDS fields and JOURNAL_HEADER_CHARS characters; false when it does not. */
+const kept = (keeping: Keeping, name: string, value: string): boolean => {
+  if (keeping.count === JOURNAL_HEADER_FIELDS || keeping.chars + name.length + value.length > JOURNAL_HEADER_CHARS) return false
+  keeping.fields.push(name, value)
+  keeping.count += 1
+  keeping.chars += name.length + value.length
+  keeping.bytes += HEADER_FIELD_BYTES + textBytes(name) + textBytes(value)
+  return true
+}
+
+const keptAll = ({ fields, bytes }: Keeping, cut: boolean): KeptHeaders => ({ fields, cut, bytes })
+
+/**
+ * The first of `headers` that fit in JOURNAL_HEADER_FIELDS fields and JOURNAL_HEADER_CHARS
+ * characters: read now, so that what the service changes later in the message's headers changes
+ * nothing kept.
+ */
+export const keptHeaders = (headers: HeaderSource): KeptHeaders => {
+  const fields = keeping({ fields: 0, chars: 0 })
+  for (const name of headers.names) if (!kept(fields, name, textOf(headers.value(name)))) return keptAll(fields, true)
+  return keptAll(fields, false)
+}
+
+/**
+ * The first lines of a request's raw headers (Node's `rawHeaders`: name, value, name, value..., as
+ * they came, repeated lines apart), but those named `skip` in any case, that fit beside `taken` of
+ * each bound already taken. The lines themselves, no copy of their text: Node never changes them.
+ */
+export const keptLines = (
+  raw: ReadonlyArray<string>,
+  taken: { readonly fields: number; readonly chars: number },
+  skip: string,
+): KeptHeaders => {
+  const fields = keeping(taken)
+  for (let at = 0; at + 1 < raw.length; at += 2) {
+    const name = raw[at] ?? ''
+    if (name.length === skip.length && name.toLowerCase() === skip) continue
+    if (!kept(fields, name, raw[at + 1] ?? '')) return keptAll(fields, true)
+  }
+  return keptAll(fields, false)
+}
+
+/** Header names in lower case, the values of a repeated name joined with `, ` in the order they came, every key in them redacted. */
 export const headerRecord = ({ fields }: Pick<KeptHeaders, 'fields'>, redact: Redact): Record<string, string> => {
-  const pairs: Array<[string, string]> = []
-  for (let at = 0; at + 1 < fields.length; at += 2) pairs.push([redact((fields[at] ?? '').toLowerCase()), redact(fields[at + 1] ?? '')])
-  return Object.fromEntries(pairs)
+  const joined = new Map<string, string>()
+  for (let at = 0; at + 1 < fields.length; at += 2) {
+    const name = redact((fields[at] ?? '').toLowerCase())
+    const value = redact(fields[at + 1] ?? '')
+    const before = joined.get(name)
+    joined.set(name, before === undefined ? value : `${before}, ${value}`)
+  }
+  return Object.fromEntries(joined)
 }

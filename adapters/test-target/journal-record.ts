@@ -1,5 +1,5 @@
 import type { Redact } from '../http/key-redaction.js'
-import type { ArrivedRequest } from './arrived-request.js'
+import { type ArrivedRequest, requestHeaders } from './arrived-request.js'
 import { type KeptBody, keptFromBytes, NOTHING_TAPPED, type TappedBody } from './journal-body.js'
 import { heldAsShown, type HeldBody, heldText } from './held-body.js'
 import type { HeldRequest, JournalMessage, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'
@@ -68,7 +68,7 @@ export const pendingRecord = (arrived: ArrivedRequest, unsettled: Unsettled, red
     status: null,
     durationMs: null,
     fault: unsettled.fault(),
-    request: message(arrived.headers(), { body: null, bodyTruncated: arrived.hasBody }),
+    request: message(requestHeaders(arrived, redact), { body: null, bodyTruncated: arrived.hasBody }),
     response: null,
   }),
 })
@@ -92,7 +92,7 @@ export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'dur
 export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Redact): JournalRecord => {
   // Only plain values of `ending` are named here, so that the entry's closure holds nothing else of it.
   const { operation, state, status, durationMs, fault, requestBody, responseBody } = ending
-  const answered = keptHeaders(ending.responseHeaders, { fields: 0, chars: 0 })
+  const answered = keptHeaders(ending.responseHeaders)
   const bodyBytes = requestBody.bytes + responseBody.bytes
   let shown: Omit<SettledEntry, 'sequence'> | undefined
   return {
@@ -112,7 +112,7 @@ export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Red
         status,
         durationMs,
         fault,
-        request: message(arrived.headers(), requestBody.shown()),
+        request: message(requestHeaders(arrived, redact), requestBody.shown()),
         response: message({ headers: headerRecord(answered, redact), headersTruncated: answered.cut }, responseBody.shown()),
       }),
   }

@@ -62,18 +62,14 @@ export const keepingRequests =
   (journal: RequestJournal, { redact, operationOf, clockOf }: JournalOptions): KeepRequest =>
   (ctx, sandbox, next) => {
     const { method, path } = ctx
-    const arrived = arrivedRequest(
-      {
-        id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
-        started: clockOf(sandbox).now(),
-        method,
-        url: ctx.url,
-        requestHeaders: ctx.req.headers,
-        rawRequestHeaders: ctx.req.rawHeaders,
-        hasBody: hasBody(ctx.req),
-      },
-      redact,
-    )
+    const arrived = arrivedRequest({
+      id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
+      started: clockOf(sandbox).now(),
+      method,
+      url: ctx.url,
+      rawRequestHeaders: ctx.req.rawHeaders,
+      hasBody: hasBody(ctx.req),
+    })
     const place = journal.arrive(
       sandbox,
       pendingRecord(arrived, { operation: () => operationOf(method, path), fault: () => ctx.state.fault ?? null }, redact),

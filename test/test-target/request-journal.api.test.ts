@@ -41,6 +41,24 @@ Journal('keeps what the client sent and what it was answered, newest first, neve
   assert.not.match(JSON.stringify(await journalOf(api)), TEST_KEY)
 })
 
+Journal('shows every header line as it came: names in lower case, a repeated one’s values joined in order', async ({ api }) => {
+  // Node's `headers` keeps only the first User-Agent; the journal shows what the client sent.
+  const { host } = new URL(api.baseUrl)
+  await rawExchange(
+    api.baseUrl,
+    `GET /v1/pets/1 HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${TEST_KEY}\r\nX-Trace: one\r\n` +
+      `User-Agent: first\r\nx-trace: two\r\nUser-Agent: second\r\nConnection: close\r\n\r\n`,
+  )
+  const [entry] = await journalOf(api)
+  assert.equal(entry?.request.headers, {
+    host,
+    'x-trace': 'one, two',
+    'user-agent': 'first, second',
+    connection: 'close',
+    authorization: 'Bearer [redacted]',
+  })
+})
+
 Journal('records the fault applied; a connection a fault reset is state reset, without status or answer', async ({ api }) => {
   await api.request('GET', '/v1/pets', { headers: { prefer: 'fault=503' } })
   await new Promise<void>((resolve) => {

@@ -594,7 +594,7 @@ export interface components {
      */
     JournalState: 'pending' | 'answered' | 'reset' | 'abandoned'
     JournalMessage: {
-      /** @description Header names in lower case. Of `authorization` only its form is kept, every word but a scheme's name (`Bearer`, `Basic`, `Token`, `Digest`, `ApiKey`) shown as `[redacted]`, several lines joined by `, `: `Bearer [redacted]` for a well-formed credential, never a key or any other secret, right or wrong. At most the first 64 fields, and at most 8192 characters of their names and values as they came, `authorization`'s form first; each field is kept whole or not at all. */
+      /** @description Header names in lower case; a header sent on several lines shows their values joined by `, ` in the order they came, each line counted as a field. Of `authorization` only its form is kept, every word but a scheme's name (`Bearer`, `Basic`, `Token`, `Digest`, `ApiKey`) shown as `[redacted]`, several lines joined by `, `: `Bearer [redacted]` for a well-formed credential, never a key or any other secret, right or wrong. At most the first 64 fields, and at most 8192 characters of their names and values as they came, `authorization`'s form first; each field is kept whole or not at all. */
       headers: {
         [key: string]: string
       }
