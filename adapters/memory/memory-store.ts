@@ -36,10 +36,17 @@ export const memoryStore = (
   const base = times.clock ?? realClock
   /** How far each data set's clock was advanced since it was made or last reset; absent: not at all. */
   const advanced = new Map<string, number>()
-  const clockOf = (name: string): DataSetClock => ({
-    now: () => base.now() + (advanced.get(name) ?? 0),
-    advancedMs: () => advanced.get(name) ?? 0,
-  })
+  /**
+   * The clock of each named data set held, made once with it: every request of it asks for its
+   * clock (its journal entry, its rate limit). A name no data set holds gets one made for the call,
+   * so that nothing is kept for a data set dropped while a request of it was on its way.
+   */
+  const clocks = new Map<string, DataSetClock>()
+  const clockOf = (name: string): DataSetClock =>
+    clocks.get(name) ?? {
+      now: () => base.now() + (advanced.get(name) ?? 0),
+      advancedMs: () => advanced.get(name) ?? 0,
+    }
   const shared: StorePorts = { pets: memoryPetRepository(seed), idempotency: memoryIdempotencyStore({ ...times, clock: base }) }
   /** A named data set as it starts, with its bound. */
   const fresh = (clock: Clock): StorePorts => {
@@ -51,13 +58,15 @@ export const memoryStore = (
   }
   const named = new Map<string, StorePorts>()
   const rateLimits = memoryRateLimitCounter({ clockOf })
-  const open = (name: string): StorePorts => {
-    const opened = named.get(name)
-    if (opened !== undefined) return opened
-    const ports = fresh(clockOf(name))
+  /** Holds a named data set as it starts, with its clock. */
+  const start = (name: string): StorePorts => {
+    const clock = clockOf(name)
+    const ports = fresh(clock)
+    clocks.set(name, clock)
     named.set(name, ports)
     return ports
   }
+  const open = (name: string): StorePorts => named.get(name) ?? start(name)
   return {
     shared,
     // A new process's memory is empty: the seed was applied when `shared` was made.
@@ -67,12 +76,13 @@ export const memoryStore = (
       reset: (name: string) =>
         TE.fromIO(() => {
           advanced.delete(name)
-          named.set(name, fresh(clockOf(name)))
+          start(name)
         }),
       drop: (name: string) =>
         TE.fromIO(() => {
           advanced.delete(name)
           named.delete(name)
+          clocks.delete(name)
           rateLimits.forget(name)
         }),
       clock: clockOf,
