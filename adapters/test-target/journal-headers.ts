@@ -19,7 +19,7 @@ const textOf = (value: HeaderValue): string => (Array.isArray(value) ? value.joi
  * a dictionary) holds a table of slots besides, which every young collection copies with it.
  */
 export interface KeptHeaders {
-  /** Name, text, name, text...: the names as they came, repeated values joined. */
+  /** Name, text, name, text...: the names as they came; a request's repeated lines apart, an answer's repeated values joined. */
   readonly fields: ReadonlyArray<string>
   /** Some were left out. */
   readonly cut: boolean
@@ -56,7 +56,7 @@ interface Keeping {
   bytes: number
 }
 
-const keeping = (taken: { readonly fields: number; readonly chars: number }): Keeping => ({
+const keepingFrom = (taken: { readonly fields: number; readonly chars: number }): Keeping => ({
   fields: [],
   count: taken.fields,
   chars: taken.chars,
@@ -64,12 +64,12 @@ const keeping = (taken: { readonly fields: number; readonly chars: number }): Ke
 })
 
 /** Keeps a field when it fits in JOURNAL_HEADER_FIELDS fields and JOURNAL_HEADER_CHARS characters; false when it does not. */
-const kept = (keeping: Keeping, name: string, value: string): boolean => {
-  if (keeping.count === JOURNAL_HEADER_FIELDS || keeping.chars + name.length + value.length > JOURNAL_HEADER_CHARS) return false
-  keeping.fields.push(name, value)
-  keeping.count += 1
-  keeping.chars += name.length + value.length
-  keeping.bytes += HEADER_FIELD_BYTES + textBytes(name) + textBytes(value)
+const kept = (into: Keeping, name: string, value: string): boolean => {
+  if (into.count === JOURNAL_HEADER_FIELDS || into.chars + name.length + value.length > JOURNAL_HEADER_CHARS) return false
+  into.fields.push(name, value)
+  into.count += 1
+  into.chars += name.length + value.length
+  into.bytes += HEADER_FIELD_BYTES + textBytes(name) + textBytes(value)
   return true
 }
 
@@ -81,9 +81,9 @@ const keptAll = ({ fields, bytes }: Keeping, cut: boolean): KeptHeaders => ({ fi
  * nothing kept.
  */
 export const keptHeaders = (headers: HeaderSource): KeptHeaders => {
-  const fields = keeping({ fields: 0, chars: 0 })
-  for (const name of headers.names) if (!kept(fields, name, textOf(headers.value(name)))) return keptAll(fields, true)
-  return keptAll(fields, false)
+  const keeping = keepingFrom({ fields: 0, chars: 0 })
+  for (const name of headers.names) if (!kept(keeping, name, textOf(headers.value(name)))) return keptAll(keeping, true)
+  return keptAll(keeping, false)
 }
 
 /**
@@ -96,13 +96,13 @@ export const keptLines = (
   taken: { readonly fields: number; readonly chars: number },
   skip: string,
 ): KeptHeaders => {
-  const fields = keeping(taken)
+  const keeping = keepingFrom(taken)
   for (let at = 0; at + 1 < raw.length; at += 2) {
     const name = raw[at] ?? ''
     if (name.length === skip.length && name.toLowerCase() === skip) continue
-    if (!kept(fields, name, raw[at + 1] ?? '')) return keptAll(fields, true)
+    if (!kept(keeping, name, raw[at + 1] ?? '')) return keptAll(keeping, true)
   }
-  return keptAll(fields, false)
+  return keptAll(keeping, false)
 }
 
 /** Header names in lower case, the values of a repeated name joined with `, ` in the order they came, every key in them redacted. */
