@@ -73,7 +73,11 @@ const kept = (into: Keeping, name: string, value: string): boolean => {
   return true
 }
 
-const keptAll = ({ fields, bytes }: Keeping, cut: boolean): KeptHeaders => ({ fields, cut, bytes })
+/**
+ * What was kept, its fields in an array of their own size: the array they were pushed into has room
+ * to grow, slots that every young collection would copy with the entry for as long as it is kept.
+ */
+const keptAll = ({ fields, bytes }: Keeping, cut: boolean): KeptHeaders => ({ fields: fields.slice(), cut, bytes })
 
 /**
  * The first of `headers` that fit in JOURNAL_HEADER_FIELDS fields and JOURNAL_HEADER_CHARS
