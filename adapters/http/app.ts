@@ -80,9 +80,10 @@ export const createRouter = (): Router => new Router({ sensitive: true, strict: 
  * 6. cors, when on; an extension's hook before authentication; authenticate; its hook after
  *    authentication; rateLimit, when on;
  * 7. bodyReceived (body-received.ts): no operation before its request's body has arrived whole;
- * 8. the router's routes (on an operation, an extension's hooks first and once its body is read);
- *    its allowedMethods (a 405, thrown to the boundary); noRoute (router-answers.ts): 404 for a path
- *    no route has, and OPTIONS answered 204 with `Allow`.
+ * 8. the app's routes (on an operation, an extension's hooks first and once its body is read), then
+ *    the extension's own router, tried only when none of the app's routes matched; allowedMethods
+ *    (a 405, thrown to the boundary); noRoute (router-answers.ts): 404 for a path no route has, and
+ *    OPTIONS answered 204 with `Allow`.
  */
 export const buildApp = (options: AppOptions): Koa => {
   const router = createRouter()
@@ -94,7 +95,10 @@ export const buildApp = (options: AppOptions): Koa => {
   const authenticator =
     extension?.authenticator === undefined ? options.authenticator : eitherAuthenticator(extension.authenticator, options.authenticator)
   const protects = (path: string): boolean => isUnderApi(path) && path !== OPENAPI_PATH
-  const mounted = extension?.mount({ router, authentication: { authenticator, protects }, served })
+  // The extension's routes on a router of their own, tried after the app's: a router tests every
+  // route's pattern on each request, and the app's requests need none of the extension's.
+  const extensionRouter = createRouter()
+  const mounted = extension?.mount({ router: extensionRouter, appRoutes: router, authentication: { authenticator, protects }, served })
   registerIndexRoute(router, { metrics: options.metrics !== false, links: mounted?.links ?? {} })
   registerPetRoutes(router, {
     useCases: options.useCases,
@@ -118,8 +122,9 @@ export const buildApp = (options: AppOptions): Koa => {
   if (mounted?.afterAuthentication !== undefined) app.use(mounted.afterAuthentication)
   if (options.rateLimit !== undefined)
     app.use(rateLimit({ ...options.rateLimit, logger, ...(mounted?.quotaOf === undefined ? {} : { quotaOf: mounted.quotaOf }) }))
-  app.use(bodyReceived(router, maxBodyBytes))
-  app.use(router.routes())
+  const routers = mounted === undefined ? [router] : [router, extensionRouter]
+  app.use(bodyReceived(routers, maxBodyBytes))
+  for (const each of routers) app.use(each.routes())
   app.use(allowedMethods(router))
   app.use(noRoute)
   return app

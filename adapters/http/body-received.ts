@@ -11,9 +11,14 @@ import { readsBody } from './json-body.js'
 export const hasBody = (request: IncomingMessage): boolean =>
   request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? '0') > 0
 
-/** Whether the route the request goes to reads its body (jsonBody), which it then gets whole before its operation. */
-const routeReadsBody = (router: Router, method: string, path: string): boolean =>
-  router.match(path, method).pathAndMethod.some((layer) => layer.stack.some(readsBody))
+/** Whether the route the request goes to, in the first of `routers` that has one, reads its body (jsonBody), which it then gets whole before its operation. */
+const routeReadsBody = (routers: ReadonlyArray<Router>, method: string, path: string): boolean => {
+  for (const router of routers) {
+    const { route, pathAndMethod } = router.match(path, method)
+    if (route) return pathAndMethod.some((layer) => layer.stack.some(readsBody))
+  }
+  return false
+}
 
 /** Receives and discards the request's body: whether it arrived whole, and the request may be carried out. */
 const receivedWhole = async (ctx: ParameterizedContext<FailureState>, limitBytes: number): Promise<boolean> => {
@@ -54,9 +59,9 @@ const receivedWhole = async (ctx: ParameterizedContext<FailureState>, limitBytes
  * not yet marked it complete (it does so just after handing it over).
  */
 export const bodyReceived =
-  (router: Router, limitBytes: number): Middleware<FailureState> =>
+  (routers: ReadonlyArray<Router>, limitBytes: number): Middleware<FailureState> =>
   (ctx, next) => {
-    const waits = !ctx.req.complete && hasBody(ctx.req) && !routeReadsBody(router, ctx.method, ctx.path)
+    const waits = !ctx.req.complete && hasBody(ctx.req) && !routeReadsBody(routers, ctx.method, ctx.path)
     if (!waits) return next()
     return receivedWhole(ctx, limitBytes).then((whole) => (whole ? next() : undefined))
   }

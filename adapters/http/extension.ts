@@ -12,8 +12,13 @@ export interface Authentication {
 
 /** What buildApp hands an extension as it mounts it. */
 export interface Mounting {
-  /** The app's router, where the extension declares its routes; by the first request it holds every route. */
+  /**
+   * A router of the extension's own, where it declares its routes: tried only when none of the
+   * app's matched, so that the app's requests never test the extension's routes.
+   */
   readonly router: Router
+  /** The app's own routes, to ask which of them a method and path name; by the first request it holds every one. */
+  readonly appRoutes: Pick<Router, 'match'>
   readonly authentication: Authentication
   /** The contract the app serves, the extension's part merged in. */
   readonly served: Readonly<Record<string, unknown>>
@@ -57,6 +62,6 @@ export interface AppExtension {
   readonly authenticator?: Authenticator
   /** Its part of the contract, merged into what /v1/openapi.json serves. */
   readonly contract: (served: Readonly<Record<string, unknown>>) => Record<string, unknown>
-  /** Called once by buildApp: declares its routes on the app's router, and gives its hooks. */
+  /** Called once by buildApp: declares its routes on its own router, and gives its hooks. */
   readonly mount: (app: Mounting) => Mounted
 }

@@ -33,7 +33,7 @@ const isOperation = (name: string | undefined): name is Operation => (OPERATIONS
  * would choose it, whatever the request is then answered (a 429 before routing, a forced failure).
  */
 export const operationsOf =
-  (router: Router) =>
+  (router: Pick<Router, 'match'>) =>
   (method: string, path: string): Operation | null =>
     router
       .match(path, method)

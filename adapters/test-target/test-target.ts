@@ -93,14 +93,14 @@ export const testTarget = (options: TestTargetOptions): AppExtension => {
   return {
     authenticator: sandboxes.madeKeys,
     contract: testTargetContract,
-    mount: ({ router, authentication, served }) => {
+    mount: ({ router, appRoutes, authentication, served }) => {
       registerSandboxRoutes(router, { sandboxes, journal, coverage, maxBodyBytes, scriptBytes: budget.scriptBytes, scripts })
       registerSandboxClockRoutes(router, { sandboxes, maxBodyBytes })
       registerMadeSandboxRoutes(router, sandboxes)
       registerReportRoute(router, { journal, coverage, served, faults: true })
       registerInspectorRoutes(router)
       // Requests kept in their sandbox's journal, dated by the sandbox's clock.
-      const keep = keepingRequests(journal, { redact: options.redact, operationOf: operationsOf(router), clockOf: sandboxes.clockOf })
+      const keep = keepingRequests(journal, { redact: options.redact, operationOf: operationsOf(appRoutes), clockOf: sandboxes.clockOf })
       return {
         beforeAuthentication: journalRefusedCredentials(keep, authentication),
         afterAuthentication: journalRequests(keep),

@@ -89,7 +89,7 @@ const SWAPS: Readonly<Record<string, (mode: Mode) => void>> = {
   },
   'body-received': (mode) => {
     const real = bodyReceived.bodyReceived
-    replace(bodyReceived, 'bodyReceived', (router, limit) => (mode === 'off' ? passOn : switching(real(router, limit), passOn)))
+    replace(bodyReceived, 'bodyReceived', (routers, limit) => (mode === 'off' ? passOn : switching(real(routers, limit), passOn)))
   },
   journal: (mode) => {
     const [requests, refused] = [keepingRequests.journalRequests, refusedCredentials.journalRefusedCredentials]

@@ -71,6 +71,28 @@ Routing('When OPTIONS is sent to a path no route has, then 404 route_not_found, 
   assert.is(lines().filter((line) => Number(line.level) >= 50).length, 0)
 })
 
+Routing('An extension’s routes answer only what the app’s do not: one on an app’s path never takes it over', async () => {
+  const api = await startApi({
+    extension: {
+      contract: (served) => ({ ...served }),
+      mount: ({ router }) => {
+        router.get('/v1/pets', (ctx) => void (ctx.status = 418))
+        router.delete('/v1/extension', (ctx) => void (ctx.status = 204))
+        return { links: {} }
+      },
+    },
+  })
+  try {
+    assert.is((await api.request('GET', '/v1/pets')).status, 200)
+    assert.is((await api.request('DELETE', '/v1/extension', { scripted: true })).status, 204)
+    const refused = await api.request('PUT', '/v1/extension', { scripted: true })
+    assertError(refused, 405, 'method_not_allowed')
+    assert.is(refused.headers.get('allow'), 'DELETE')
+  } finally {
+    await api.close()
+  }
+})
+
 Routing('When HEAD is sent to the list, then it answers like GET without a body', async ({ api }) => {
   const response = await api.request('HEAD', '/v1/pets')
   assert.is(response.status, 200)
