@@ -30,6 +30,9 @@ export const readBearerToken = (header: string | undefined): E.Either<Unauthoriz
   return match?.[1] === undefined ? E.left(unauthorized('malformed')) : E.right(match[1])
 }
 
+/** Whether a raw header line's name is Authorization, in any case. */
+export const isAuthorization = (name: string): boolean => name.length === 13 && name.toLowerCase() === 'authorization'
+
 /**
  * The values of the request's Authorization header lines, in order. Node keeps only the first in
  * `headers.authorization`, so a second one would otherwise go unseen.
@@ -37,8 +40,7 @@ export const readBearerToken = (header: string | undefined): E.Either<Unauthoriz
 export const authorizationValues = (rawHeaders: ReadonlyArray<string>): ReadonlyArray<string> => {
   const values: string[] = []
   for (let index = 0; index < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index]
-    if (name?.length === 13 && name.toLowerCase() === 'authorization') values.push(rawHeaders[index + 1] ?? '')
+    if (isAuthorization(rawHeaders[index] ?? '')) values.push(rawHeaders[index + 1] ?? '')
   }
   return values
 }

@@ -37,8 +37,8 @@ export const memoryStore = (
   /** How far each data set's clock was advanced since it was made or last reset; absent: not at all. */
   const advanced = new Map<string, number>()
   /**
-   * The clock of each named data set held, made once with it: every request of it asks for its
-   * clock (its journal entry, its rate limit). A name no data set holds gets one made for the call,
+   * The clock of each named data set held, made once with it: each request of it may ask for its
+   * clock (its rate limit counts by it). A name no data set holds gets one made for the call,
    * so that nothing is kept for a data set dropped while a request of it was on its way.
    */
   const clocks = new Map<string, DataSetClock>()

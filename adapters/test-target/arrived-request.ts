@@ -1,4 +1,4 @@
-import { authorizationValues } from '../http/auth.js'
+import { authorizationValues, isAuthorization } from '../http/auth.js'
 import type { Redact } from '../http/key-redaction.js'
 import { textBytes } from '../../src/store/meter.js'
 import { authorizationForm } from './authorization-form.js'
@@ -43,7 +43,7 @@ export const arrivedRequest = ({ id, started, method, url, rawRequestHeaders, ha
   const lines = keptLines(
     rawRequestHeaders,
     authorization === undefined ? { fields: 0, chars: 0 } : { fields: 1, chars: formChars },
-    AUTHORIZATION,
+    isAuthorization,
   )
   return {
     id,
@@ -63,7 +63,10 @@ export const arrivedRequest = ({ id, started, method, url, rawRequestHeaders, ha
   }
 }
 
-/** A request's headers as its entry shows them, every key redacted; the credential's form added last to the fresh record, not spread with it (journal-record.ts, `message`, says why). */
+/**
+ * A request's headers as its entry shows them, every key redacted; the credential's form added last
+ * to the fresh record, not spread with it (journal-record.ts, `message`, says why).
+ */
 export const requestHeaders = (
   { lines, authorization, headersTruncated }: ArrivedRequest,
   redact: Redact,

@@ -92,18 +92,18 @@ export const keptHeaders = (headers: HeaderSource): KeptHeaders => {
 
 /**
  * The first lines of a request's raw headers (Node's `rawHeaders`: name, value, name, value..., as
- * they came, repeated lines apart), but those named `skip` in any case, that fit beside `taken` of
- * each bound already taken. The lines themselves, no copy of their text: Node never changes them.
+ * they came, repeated lines apart), but those whose name `skips`, that fit beside `taken` of each
+ * bound already taken. The lines themselves, no copy of their text: Node never changes them.
  */
 export const keptLines = (
   raw: ReadonlyArray<string>,
   taken: { readonly fields: number; readonly chars: number },
-  skip: string,
+  skips: (name: string) => boolean,
 ): KeptHeaders => {
   const keeping = keepingFrom(taken)
   for (let at = 0; at + 1 < raw.length; at += 2) {
     const name = raw[at] ?? ''
-    if (name.length === skip.length && name.toLowerCase() === skip) continue
+    if (skips(name)) continue
     if (!kept(keeping, name, raw[at + 1] ?? '')) return keptAll(keeping, true)
   }
   return keptAll(keeping, false)
