@@ -2,39 +2,24 @@ import { authorizationValues, isAuthorization } from '../http/auth.js'
 import type { Redact } from '../http/key-redaction.js'
 import { textBytes } from '../../src/store/meter.js'
 import { authorizationForm } from './authorization-form.js'
-import type { JournalMessage, SettledEntry } from './journal-entry.js'
+import type { JournalMessage, KeptRequest } from './journal-entry.js'
 import { HEADER_FIELD_BYTES, headerRecord, JOURNAL_HEADER_CHARS, type KeptHeaders, keptLines } from './journal-headers.js'
-
-/** What the journal takes of a request as it arrives: plain values, so that its entry holds nothing of the request's context. */
-export interface Arrival extends Pick<SettledEntry, 'id' | 'method'> {
-  /** When the request arrived, by its sandbox's clock (ms). */
-  readonly started: number
-  readonly url: string
-  /** Node's `rawHeaders`: every line as it came, a repeated one too (`headers` keeps only the first of some). */
-  readonly rawRequestHeaders: ReadonlyArray<string>
-  /** It has a body (hasBody), which its entry shows once the request has ended. */
-  readonly hasBody: boolean
-}
 
 const AUTHORIZATION = 'authorization'
 
-/**
- * A request as it arrived, within the bounds of an entry: the first of its header lines kept
- * (JOURNAL_HEADER_FIELDS, JOURNAL_HEADER_CHARS), and of the credential only its form (`Bearer
- * [redacted]`), whatever it holds. Plain values: its entry holds nothing else of the request, and
- * its headers are lower-cased, joined and redacted only when the entry is read (requestHeaders).
- */
-export interface ArrivedRequest extends Omit<Arrival, 'rawRequestHeaders'> {
-  /** Its header lines but the credential, as they came. */
+/** A request's header lines as its entry keeps them (the credential's form apart), and what they take of the budget. */
+interface KeptRequestHeaders extends Pick<KeptRequest, 'authorization' | 'requestHeadersTruncated'> {
   readonly lines: KeptHeaders
-  /** The credential's form, when it fits the bounds. */
-  readonly authorization: string | undefined
-  readonly headersTruncated: boolean
-  /** What its text takes of the sandbox's budget, counted once. */
   readonly bytes: number
 }
 
-export const arrivedRequest = ({ id, started, method, url, rawRequestHeaders, hasBody }: Arrival): ArrivedRequest => {
+/**
+ * A request's header lines (Node's `rawHeaders`: every line as it came, a repeated one too) within
+ * the bounds of an entry: the first kept (JOURNAL_HEADER_FIELDS, JOURNAL_HEADER_CHARS), and of the
+ * credential only its form (`Bearer [redacted]`), whatever it holds. Lower-cased, joined and
+ * redacted only when the entry is read (requestHeaders).
+ */
+export const arrivedHeaders = (rawRequestHeaders: ReadonlyArray<string>): KeptRequestHeaders => {
   const credentials = authorizationValues(rawRequestHeaders)
   const form = credentials.length === 0 ? undefined : authorizationForm(credentials)
   // The credential's form is kept first (what findings judge), unless it alone passes the bounds.
@@ -46,20 +31,10 @@ export const arrivedRequest = ({ id, started, method, url, rawRequestHeaders, ha
     isAuthorization,
   )
   return {
-    id,
-    started,
-    method,
-    url,
-    hasBody,
     lines,
     authorization,
-    headersTruncated: lines.cut || (form !== undefined && authorization === undefined),
-    bytes:
-      textBytes(id) +
-      textBytes(method) +
-      textBytes(url) +
-      lines.bytes +
-      (authorization === undefined ? 0 : HEADER_FIELD_BYTES + textBytes(AUTHORIZATION) + textBytes(authorization)),
+    requestHeadersTruncated: lines.cut || (form !== undefined && authorization === undefined),
+    bytes: lines.bytes + (authorization === undefined ? 0 : HEADER_FIELD_BYTES + textBytes(AUTHORIZATION) + textBytes(authorization)),
   }
 }
 
@@ -68,10 +43,10 @@ export const arrivedRequest = ({ id, started, method, url, rawRequestHeaders, ha
  * to the fresh record, not spread with it (journal-record.ts, `message`, says why).
  */
 export const requestHeaders = (
-  { lines, authorization, headersTruncated }: ArrivedRequest,
+  { requestLines, authorization, requestHeadersTruncated }: KeptRequest,
   redact: Redact,
 ): Pick<JournalMessage, 'headers' | 'headersTruncated'> => {
-  const headers = headerRecord(lines, redact)
+  const headers = headerRecord(requestLines, redact)
   if (authorization !== undefined) headers[AUTHORIZATION] = authorization
-  return { headers, headersTruncated }
+  return { headers, headersTruncated: requestHeadersTruncated }
 }

@@ -1,6 +1,7 @@
 import { OPERATIONS, type Operation, SCRIPTED_ANSWER } from './fault-rule.js'
 import { answeredCode } from './answered-code.js'
-import type { JournalRecord } from './journal-entry.js'
+import type { KeptRequest } from './journal-entry.js'
+import { shownBody } from './held-body.js'
 import type { RequestJournal } from './request-journal.js'
 import { type Meter, meter, textBytes } from '../../src/store/meter.js'
 
@@ -118,11 +119,11 @@ const note = ({ marks, budget }: Reached, mark: string): void => {
  * Notes the marks of what a request reached: its operation and status, its error code, its fault.
  * A scripted answer reaches nothing: it is what the script said, not what the service answers.
  */
-const noteReached = (reached: Reached, { operation, status, fault, response }: JournalRecord): void => {
+const noteReached = (reached: Reached, { operation, status, fault, responseBody, reading }: KeptRequest): void => {
   if (fault === SCRIPTED_ANSWER) return
   if (operation !== null && status !== null) {
     note(reached, responseKey(operation, status))
-    const code = answeredCode(status, response.shown)
+    const code = answeredCode(status, () => shownBody(responseBody, reading.redact))
     if (code !== undefined) note(reached, responseKey(operation, status, code))
   }
   if (fault !== null) note(reached, faultKey(fault))
@@ -147,14 +148,13 @@ export const contractCoverage = (budgetBytes: number): ContractCoverage => {
   return {
     noting: (journal) => ({
       ...journal,
-      arrive: (sandbox, pending) => {
-        const place = journal.arrive(sandbox, pending)
+      arrive: (sandbox, request) => {
+        const place = journal.arrive(sandbox, request)
         const set = reachedBy(sandbox)
         return {
-          ...place,
-          record: (record) => {
-            noteReached(set, record)
-            place.record(record)
+          file: () => {
+            noteReached(set, request)
+            place.file()
           },
         }
       },

@@ -1,6 +1,7 @@
 import type { Operation } from './fault-rule.js'
 import type { KeptBody } from './journal-body.js'
 import type { HeldBody } from './held-body.js'
+import type { Redact } from '../http/key-redaction.js'
 
 /**
  * What a journal entry is, as every journal file reads it: kept apart from the files that make,
@@ -50,22 +51,61 @@ export interface SettledEntry extends JournalEntry {
   readonly response: JournalMessage
 }
 
-/** A request as a journal holds it: what it takes of its sandbox's budget, and its entry as it is read. */
-export interface HeldRequest {
-  readonly bytes: number
-  readonly show: () => Omit<JournalEntry, 'sequence'>
+/** How a journal's entries are shown: every key redacted, and the operation of a request still pending named. */
+export interface EntryReading {
+  readonly redact: Redact
+  /** The pet operation a method and path name, as routing would choose it (operationsOf). */
+  readonly operationOf: (method: string, path: string) => Operation | null
 }
 
 /**
- * A request that has ended, as it is filed: what coverage reads at once, and the entry as it is
- * read, made only when it is first read (most never are: the journal keeps only the newest).
- * Headers and bodies are the costly part of an entry to show (each redacted, headers lower-cased and
- * joined), so a request keeps them as they came (within an entry's bounds) until then.
+ * A request as its sandbox's journal keeps it, from its arrival: one flat record of plain values,
+ * made as the request arrives, completed in place as it ends (journal-record.ts), its entry made the
+ * first time it is read (most never are: the journal keeps only the newest). No function or object
+ * of its own beyond its header lines: the journal keeps hundreds, and every young collection copies
+ * each object they hold. Headers and bodies are the costly part of an entry to show (each redacted,
+ * headers lower-cased and joined), so it keeps them as they came, within an entry's bounds.
  */
-export interface JournalRecord extends HeldRequest, Pick<JournalEntry, 'operation' | 'status' | 'fault'> {
-  /** The answer's body, as the entry will show it (an Error's code is what coverage reads). */
-  readonly response: HeldBody
-  readonly show: () => Omit<SettledEntry, 'sequence'>
+export interface KeptRequest {
+  /** Its place in the order its sandbox's requests arrived in, given by the journal. */
+  sequence: number
+  /** What the journal counted it for of the sandbox's budget (journal-ring.ts). */
+  counted: number
+  /** It left the journal: what its end files is no part of it. */
+  gone: boolean
+  /** What it takes of the sandbox's budget. */
+  bytes: number
+  readonly reading: EntryReading
+  readonly id: string
+  /** When the request arrived, by its sandbox's clock (ms). */
+  readonly started: number
+  readonly method: string
+  readonly path: string
+  readonly url: string
+  /** It has a body (hasBody), which its entry shows once the request has ended. */
+  readonly hasBody: boolean
+  /** Its header lines but the credential, as they came: name, text, name, text... */
+  readonly requestLines: ReadonlyArray<string>
+  /** The credential's form (`Bearer [redacted]`), when it fits the bounds. */
+  readonly authorization: string | undefined
+  readonly requestHeadersTruncated: boolean
+  /** What its text takes of the budget, as it came. */
+  readonly arrivedBytes: number
+  /** While it is pending, where the fault applied to it so far is; let go as it ends. */
+  pending: { readonly fault?: string | undefined } | undefined
+  state: JournalState
+  operation: Operation | null
+  status: number | null
+  /** 0 while pending. */
+  durationMs: number
+  fault: string | null
+  /** Its answer's headers as sent, within the bounds: name, text, name, text... */
+  answerLines: ReadonlyArray<string>
+  answerHeadersTruncated: boolean
+  requestBody: HeldBody
+  responseBody: HeldBody
+  /** Its entry, once read after it ended. */
+  shown: Omit<SettledEntry, 'sequence'> | undefined
 }
 
 export const isSettled = (entry: JournalEntry): entry is SettledEntry => entry.state !== 'pending'

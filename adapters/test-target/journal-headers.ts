@@ -110,7 +110,7 @@ export const keptLines = (
 }
 
 /** Header names in lower case, the values of a repeated name joined with `, ` in the order they came, every key in them redacted. */
-export const headerRecord = ({ fields }: Pick<KeptHeaders, 'fields'>, redact: Redact): Record<string, string> => {
+export const headerRecord = (fields: ReadonlyArray<string>, redact: Redact): Record<string, string> => {
   const joined = new Map<string, string>()
   for (let at = 0; at + 1 < fields.length; at += 2) {
     const name = redact((fields[at] ?? '').toLowerCase())

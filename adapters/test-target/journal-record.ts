@@ -1,22 +1,17 @@
 import type { Redact } from '../http/key-redaction.js'
-import { type ArrivedRequest, requestHeaders } from './arrived-request.js'
+import { textBytes } from '../../src/store/meter.js'
+import { arrivedHeaders, requestHeaders } from './arrived-request.js'
 import { type KeptBody, keptFromBytes, NOTHING_TAPPED, type TappedBody } from './journal-body.js'
-import { heldAsShown, type HeldBody, heldText } from './held-body.js'
-import type { HeldRequest, JournalMessage, JournalRecord, JournalState, SettledEntry } from './journal-entry.js'
+import { heldBytes, type HeldBody, heldText, JOURNAL_BODY_BYTES, NO_BODY, shownBody } from './held-body.js'
+import type { EntryReading, JournalEntry, JournalMessage, JournalState, KeptRequest, SettledEntry } from './journal-entry.js'
 import { type HeaderSource, headerRecord, keptHeaders } from './journal-headers.js'
-import type { Operation } from './fault-rule.js'
-
-/** The most of a request's or an answer's body an entry keeps. */
-export const JOURNAL_BODY_BYTES = 4096
-
-export const NO_BODY: HeldBody = heldAsShown({ body: null, bodyTruncated: false })
 
 /** An answer's body as sent: the text Koa wrote (JSON.stringify of an object), or the bytes. */
 export const answerBody = (body: unknown, redact: Redact): HeldBody => {
   if (body === undefined || body === null) return NO_BODY
   if (Buffer.isBuffer(body))
-    return heldAsShown(keptFromBytes({ bytes: body.subarray(0, JOURNAL_BODY_BYTES), cut: body.length > JOURNAL_BODY_BYTES }, redact))
-  return heldText(typeof body === 'string' ? body : JSON.stringify(body), redact, JOURNAL_BODY_BYTES)
+    return keptFromBytes({ bytes: body.subarray(0, JOURNAL_BODY_BYTES), cut: body.length > JOURNAL_BODY_BYTES }, redact)
+  return heldText(typeof body === 'string' ? body : JSON.stringify(body), redact)
 }
 
 /**
@@ -25,9 +20,9 @@ export const answerBody = (body: unknown, redact: Redact): HeldBody => {
  * or not JSON, not UTF-8, not whole) the bytes that arrived.
  */
 export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): HeldBody => {
-  if (decoded !== undefined && !decoded.includes('\uFFFD')) return heldText(decoded, redact, JOURNAL_BODY_BYTES)
+  if (decoded !== undefined && !decoded.includes('\uFFFD')) return heldText(decoded, redact)
   // Most requests have no body: one held body for them all.
-  return tapped === NOTHING_TAPPED ? NO_BODY : heldAsShown(keptFromBytes(tapped, redact))
+  return tapped === NOTHING_TAPPED ? NO_BODY : keptFromBytes(tapped, redact)
 }
 
 /**
@@ -42,36 +37,57 @@ const message = (headers: Pick<JournalMessage, 'headers' | 'headersTruncated'>, 
   bodyTruncated: body.bodyTruncated,
 })
 
-/** The estimate of an entry, beside its text: the record, its closure, its place in the journal, what it shows once read. */
+/** The estimate of an entry, beside its text: the record, its place in the journal, what it shows once read. */
 const ENTRY_BYTES = 1024
 
-/** What is known of a request still pending, as it is read: what routing will make of it, and the fault applied so far. */
-interface Unsettled {
-  readonly operation: () => Operation | null
-  readonly fault: () => string | null
+/** What the journal takes of a request as it arrives: plain values, so that its record holds nothing of the request's context. */
+export interface Arrival extends Pick<KeptRequest, 'id' | 'started' | 'method' | 'path' | 'url' | 'hasBody'> {
+  /** Node's `rawHeaders`: every line as it came, a repeated one too (`headers` keeps only the first of some). */
+  readonly rawRequestHeaders: ReadonlyArray<string>
 }
 
 /**
- * A request from its arrival until it ends: shown as it came, `pending`, without an answer or a
- * body yet (`bodyTruncated` when it has one). What it takes of the budget counts its text twice,
- * as it came and as its entry shows it.
+ * A request as it arrives, `pending`, within the bounds of an entry (arrivedHeaders), shown with
+ * the fault `pending` holds so far. What it takes of the budget counts its text twice, as it came
+ * and as its entry shows it. Every field is set here, in one order, so that every record has one
+ * hidden class.
  */
-export const pendingRecord = (arrived: ArrivedRequest, unsettled: Unsettled, redact: Redact): HeldRequest => ({
-  bytes: ENTRY_BYTES + 2 * arrived.bytes,
-  show: () => ({
-    id: redact(arrived.id),
-    time: new Date(arrived.started).toISOString(),
-    method: arrived.method,
-    path: redact(arrived.url),
-    operation: unsettled.operation(),
+export const arrivedRecord = (
+  { id, started, method, path, url, hasBody, rawRequestHeaders }: Arrival,
+  reading: EntryReading,
+  pending: NonNullable<KeptRequest['pending']>,
+): KeptRequest => {
+  const headers = arrivedHeaders(rawRequestHeaders)
+  const arrivedBytes = textBytes(id) + textBytes(method) + textBytes(url) + headers.bytes
+  return {
+    sequence: 0,
+    counted: 0,
+    gone: false,
+    bytes: ENTRY_BYTES + 2 * arrivedBytes,
+    reading,
+    id,
+    started,
+    method,
+    path,
+    url,
+    hasBody,
+    requestLines: headers.lines.fields,
+    authorization: headers.authorization,
+    requestHeadersTruncated: headers.requestHeadersTruncated,
+    arrivedBytes,
+    pending,
     state: 'pending',
+    operation: null,
     status: null,
-    durationMs: null,
-    fault: unsettled.fault(),
-    request: message(requestHeaders(arrived, redact), { body: null, bodyTruncated: arrived.hasBody }),
-    response: null,
-  }),
-})
+    durationMs: 0,
+    fault: null,
+    answerLines: [],
+    answerHeadersTruncated: false,
+    requestBody: NO_BODY,
+    responseBody: NO_BODY,
+    shown: undefined,
+  }
+}
 
 /** How a request ended: plain values, taken as it ends. */
 export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'durationMs' | 'fault'> {
@@ -83,37 +99,62 @@ export interface Ending extends Pick<SettledEntry, 'operation' | 'status' | 'dur
 }
 
 /**
- * A request that has ended, as the journal files it, within the bounds of an entry: its bodies cut
+ * Completes `request` in place as it ended, within the bounds of an entry: its bodies cut
  * (JOURNAL_BODY_BYTES), the first of its answer's headers kept (JOURNAL_HEADER_FIELDS,
- * JOURNAL_HEADER_CHARS). Its entry is made, every key redacted, the first time it is read, and
- * kept. What it takes of the sandbox's budget counts its text twice, as it came and as its entry
- * shows it, but its bodies once: the entry shows the same strings.
+ * JOURNAL_HEADER_CHARS). What it takes of the budget counts its text twice, as it came and as its
+ * entry shows it, but its bodies once: the entry shows the same strings.
  */
-export const filedRecord = (arrived: ArrivedRequest, ending: Ending, redact: Redact): JournalRecord => {
-  // Only plain values of `ending` are named here, so that the entry's closure holds nothing else of it.
-  const { operation, state, status, durationMs, fault, requestBody, responseBody } = ending
+export const settle = (request: KeptRequest, ending: Ending): void => {
   const answered = keptHeaders(ending.responseHeaders)
-  const bodyBytes = requestBody.bytes + responseBody.bytes
-  let shown: Omit<SettledEntry, 'sequence'> | undefined
-  return {
-    operation,
-    status,
-    fault,
-    response: responseBody,
-    bytes: ENTRY_BYTES + 2 * (arrived.bytes + answered.bytes) + bodyBytes,
-    show: () =>
-      (shown ??= {
-        id: redact(arrived.id),
-        time: new Date(arrived.started).toISOString(),
-        method: arrived.method,
-        path: redact(arrived.url),
-        operation,
-        state,
-        status,
-        durationMs,
-        fault,
-        request: message(requestHeaders(arrived, redact), requestBody.shown()),
-        response: message({ headers: headerRecord(answered, redact), headersTruncated: answered.cut }, responseBody.shown()),
-      }),
-  }
+  request.pending = undefined
+  request.state = ending.state
+  request.operation = ending.operation
+  request.status = ending.status
+  request.durationMs = ending.durationMs
+  request.fault = ending.fault
+  request.answerLines = answered.fields
+  request.answerHeadersTruncated = answered.cut
+  request.requestBody = ending.requestBody
+  request.responseBody = ending.responseBody
+  request.bytes = ENTRY_BYTES + 2 * (request.arrivedBytes + answered.bytes) + heldBytes(ending.requestBody) + heldBytes(ending.responseBody)
+}
+
+/**
+ * A request's entry, but its sequence: made each time it is read while the request is pending (it
+ * changes as it ends), and made once, every key redacted, and kept, the first time it is read once
+ * it has ended.
+ */
+export const shownEntry = (request: KeptRequest): Omit<JournalEntry, 'sequence'> => {
+  const { reading, state } = request
+  // Each a literal of every field, no spread (`message` says why).
+  if (state === 'pending')
+    return {
+      id: reading.redact(request.id),
+      time: new Date(request.started).toISOString(),
+      method: request.method,
+      path: reading.redact(request.url),
+      operation: reading.operationOf(request.method, request.path),
+      state,
+      status: null,
+      durationMs: null,
+      fault: request.pending?.fault ?? null,
+      request: message(requestHeaders(request, reading.redact), { body: null, bodyTruncated: request.hasBody }),
+      response: null,
+    }
+  return (request.shown ??= {
+    id: reading.redact(request.id),
+    time: new Date(request.started).toISOString(),
+    method: request.method,
+    path: reading.redact(request.url),
+    operation: request.operation,
+    state,
+    status: request.status,
+    durationMs: request.durationMs,
+    fault: request.fault,
+    request: message(requestHeaders(request, reading.redact), shownBody(request.requestBody, reading.redact)),
+    response: message(
+      { headers: headerRecord(request.answerLines, reading.redact), headersTruncated: request.answerHeadersTruncated },
+      shownBody(request.responseBody, reading.redact),
+    ),
+  })
 }

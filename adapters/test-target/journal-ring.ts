@@ -1,17 +1,12 @@
-import type { HeldRequest } from './journal-entry.js'
+import type { KeptRequest } from './journal-entry.js'
 
 /** How many requests each sandbox's journal keeps at most: the newest. Its budget may keep fewer. */
 export const JOURNAL_SIZE = 1000
 
-/** A request in its sandbox's journal, from its arrival: its place in the order of arrival, and what is held of it, which its end replaces. */
-export interface Filed {
-  readonly sequence: number
-  held: HeldRequest
-  /** It left the journal: what its end files is no part of it. */
-  gone: boolean
-}
+/** What the ring reads and marks of a request it keeps (KeptRequest). */
+export type Filed = Pick<KeptRequest, 'sequence' | 'bytes' | 'counted' | 'gone'>
 
-export interface SandboxJournal {
+export interface SandboxJournal<F extends Filed = KeptRequest> {
   next: number
   /**
    * The newest requests, in arrival order, in a ring of JOURNAL_SIZE slots whose oldest is at
@@ -19,10 +14,10 @@ export interface SandboxJournal {
    * each move a write barrier, on every request. A slot no entry holds is empty, so that what
    * left the journal is freed.
    */
-  readonly ring: Array<Filed | undefined>
+  readonly ring: Array<F | undefined>
   first: number
   size: number
-  /** What the entries kept take of the sandbox's budget (HeldRequest's `bytes`). */
+  /** What the entries kept take of the sandbox's budget: the sum of their `counted`. */
   bytes: number
   /** How many requests left it to make room. */
   dropped: number
@@ -30,16 +25,24 @@ export interface SandboxJournal {
   droppedThrough: number
 }
 
-export const emptyJournal = (): SandboxJournal => ({ next: 1, ring: [], first: 0, size: 0, bytes: 0, dropped: 0, droppedThrough: 0 })
+export const emptyJournal = <F extends Filed>(): SandboxJournal<F> => ({
+  next: 1,
+  ring: [],
+  first: 0,
+  size: 0,
+  bytes: 0,
+  dropped: 0,
+  droppedThrough: 0,
+})
 
-const slotOf = (journal: SandboxJournal, index: number): number => (journal.first + index) % JOURNAL_SIZE
+const slotOf = (journal: SandboxJournal<Filed>, index: number): number => (journal.first + index) % JOURNAL_SIZE
 
 /** The requests a journal keeps, oldest (by arrival) first. */
-export const inOrder = (journal: SandboxJournal): ReadonlyArray<Filed> =>
-  Array.from({ length: journal.size }, (_, index) => journal.ring[slotOf(journal, index)] as Filed)
+export const inOrder = <F extends Filed>(journal: SandboxJournal<F>): ReadonlyArray<F> =>
+  Array.from({ length: journal.size }, (_, index) => journal.ring[slotOf(journal, index)] as F)
 
 /** Lets the oldest entry go. */
-const dropOldest = (journal: SandboxJournal): void => {
+const dropOldest = (journal: SandboxJournal<Filed>): void => {
   const oldest = journal.ring[journal.first]
   journal.ring[journal.first] = undefined
   journal.first = slotOf(journal, 1)
@@ -47,12 +50,12 @@ const dropOldest = (journal: SandboxJournal): void => {
   journal.dropped += 1
   if (oldest === undefined) return
   oldest.gone = true
-  journal.bytes -= oldest.held.bytes
+  journal.bytes -= oldest.counted
   journal.droppedThrough = oldest.sequence
 }
 
 /** The oldest entries leave until what is kept fits in `budgetBytes`, the newest too when it alone takes more. */
-const fitIn = (journal: SandboxJournal, budgetBytes: number): void => {
+const fitIn = (journal: SandboxJournal<Filed>, budgetBytes: number): void => {
   while (journal.size > 0 && journal.bytes > budgetBytes) dropOldest(journal)
 }
 
@@ -60,18 +63,19 @@ const fitIn = (journal: SandboxJournal, budgetBytes: number): void => {
  * Files a request as it arrives, after every request that arrived before it: the oldest leave to
  * keep at most JOURNAL_SIZE entries and `budgetBytes` of them.
  */
-export const arriveIn = (journal: SandboxJournal, filed: Filed, budgetBytes: number): void => {
+export const arriveIn = <F extends Filed>(journal: SandboxJournal<F>, filed: F, budgetBytes: number): void => {
   if (journal.size === JOURNAL_SIZE) dropOldest(journal)
   journal.ring[slotOf(journal, journal.size)] = filed
   journal.size += 1
-  journal.bytes += filed.held.bytes
+  filed.counted = filed.bytes
+  journal.bytes += filed.bytes
   fitIn(journal, budgetBytes)
 }
 
-/** Holds `held` for a request still kept, in its place (it ended): the oldest leave when it takes more. */
-export const settleIn = (journal: SandboxJournal, filed: Filed, held: HeldRequest, budgetBytes: number): void => {
+/** Counts a request still kept at what it takes now (it ended, its record completed in place): the oldest leave when it takes more. */
+export const settleIn = (journal: SandboxJournal<Filed>, filed: Filed, budgetBytes: number): void => {
   if (filed.gone) return
-  journal.bytes += held.bytes - filed.held.bytes
-  filed.held = held
+  journal.bytes += filed.bytes - filed.counted
+  filed.counted = filed.bytes
   fitIn(journal, budgetBytes)
 }

@@ -6,10 +6,10 @@ import { OPERATIONS, type Operation } from './fault-rule.js'
 import type { FaultState } from './fault-state.js'
 import { whenClientLeaves } from './client-left.js'
 import { NOTHING_TAPPED, tapBody, type TappedBody } from './journal-body.js'
-import type { HeldBody } from './held-body.js'
+import { type HeldBody, JOURNAL_BODY_BYTES, NO_BODY } from './held-body.js'
 import { hasBody } from '../http/body-received.js'
-import { arrivedRequest } from './arrived-request.js'
-import { answerBody, filedRecord, JOURNAL_BODY_BYTES, NO_BODY, pendingRecord, requestBody } from './journal-record.js'
+import { answerBody, arrivedRecord, requestBody, settle } from './journal-record.js'
+import type { EntryReading } from './journal-entry.js'
 import { type HeaderSource, headersIn, headersOfAnswer } from './journal-headers.js'
 import type { RequestJournal } from './request-journal.js'
 import type { Redact } from '../http/key-redaction.js'
@@ -58,25 +58,29 @@ const BREAKING_FAULTS: ReadonlyArray<string | undefined> = ['reset', 'reset-afte
  * wherever it was sent: a key in a header, the URL or a body, or an id or body the answer echoed,
  * is `[redacted]`.
  */
-export const keepingRequests =
-  (journal: RequestJournal, { redact, operationOf, clockOf }: JournalOptions): KeepRequest =>
-  (ctx, sandbox, next) => {
+export const keepingRequests = (journal: RequestJournal, { redact, operationOf, clockOf }: JournalOptions): KeepRequest => {
+  // One for every record: how their entries are shown.
+  const reading: EntryReading = { redact, operationOf }
+  return (ctx, sandbox, next) => {
     const { method, path } = ctx
-    const arrived = arrivedRequest({
-      id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
-      started: clockOf(sandbox).now(),
-      method,
-      url: ctx.url,
-      rawRequestHeaders: ctx.req.rawHeaders,
-      hasBody: hasBody(ctx.req),
-    })
-    const place = journal.arrive(
-      sandbox,
-      pendingRecord(arrived, { operation: () => operationOf(method, path), fault: () => ctx.state.fault ?? null }, redact),
+    const request = arrivedRecord(
+      {
+        id: String(ctx.res.getHeader('X-Request-Id') ?? ''),
+        started: clockOf(sandbox).now(),
+        method,
+        path,
+        url: ctx.url,
+        rawRequestHeaders: ctx.req.rawHeaders,
+        hasBody: hasBody(ctx.req),
+      },
+      reading,
+      // The fault applied so far, as a pending entry shows it: the request's own state, until it ends.
+      ctx.state,
     )
+    const place = journal.arrive(sandbox, request)
     const startedAt = performance.now()
     // Most requests have no body: theirs is filed at once, with no promise to wait on.
-    const body = arrived.hasBody ? tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES) : undefined
+    const body = request.hasBody ? tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES) : undefined
     /** What went on the wire, which a fault may have cut short: its headers as sent, its body as the entry shows it. */
     const answer = (): { readonly headers: HeaderSource; readonly body: HeldBody } => {
       const truncated = ctx.state.truncated
@@ -99,23 +103,19 @@ export const keepingRequests =
       // The route routing chose, when the request got that far; otherwise (a 429, a refused credential) the router is asked.
       const routed = (ctx as Partial<Pick<RouterContext, 'routerName'>>).routerName
       const operation = routed === undefined ? operationOf(method, path) : isOperation(routed) ? routed : null
-      const file = (tapped: TappedBody): void =>
-        place.record(
-          filedRecord(
-            arrived,
-            {
-              operation,
-              state,
-              status,
-              durationMs,
-              fault,
-              requestBody: requestBody(ctx.request.rawBody, tapped, redact),
-              responseHeaders: response.headers,
-              responseBody: response.body,
-            },
-            redact,
-          ),
-        )
+      const file = (tapped: TappedBody): void => {
+        settle(request, {
+          operation,
+          state,
+          status,
+          durationMs,
+          fault,
+          requestBody: requestBody(ctx.request.rawBody, tapped, redact),
+          responseHeaders: response.headers,
+          responseBody: response.body,
+        })
+        place.file()
+      }
       if (body === undefined) file(NOTHING_TAPPED)
       else void body.then(file)
     }
@@ -125,6 +125,7 @@ export const keepingRequests =
     // The rest of the request's promise as it is: nothing here waits for it.
     return next()
   }
+}
 
 /** Keeps each request of a sandbox (an authenticated request outside /v1/sandbox/) in its journal. */
 export const journalRequests =

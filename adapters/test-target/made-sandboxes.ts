@@ -31,11 +31,11 @@ export const keptWhileOpen = (
   return {
     journal: {
       ...journal,
-      arrive: (sandbox, pending) => {
+      arrive: (sandbox, request) => {
         // A request of a sandbox that ended as it arrived leaves nothing, not even a journal for it.
-        if (!sandboxes.isOpen(sandbox)) return { record: () => undefined }
-        const place = journal.arrive(sandbox, pending)
-        return { record: (entry) => (sandboxes.isOpen(sandbox) ? place.record(entry) : undefined) }
+        if (!sandboxes.isOpen(sandbox)) return { file: () => undefined }
+        const place = journal.arrive(sandbox, request)
+        return { file: () => (sandboxes.isOpen(sandbox) ? place.file() : undefined) }
       },
     },
     scripts: { ...scripts, replace: (sandbox, rules) => (sandboxes.isOpen(sandbox) ? scripts.replace(sandbox, rules) : undefined) },

@@ -1,11 +1,12 @@
-import { type HeldRequest, isSettled, type JournalEntry, type JournalRecord, type SettledEntry } from './journal-entry.js'
+import { isSettled, type JournalEntry, type KeptRequest, type SettledEntry } from './journal-entry.js'
 import { type JournalFilter, matchesFilter } from './journal-filter.js'
-import { arriveIn, emptyJournal, type Filed, inOrder, type SandboxJournal, settleIn } from './journal-ring.js'
+import { shownEntry } from './journal-record.js'
+import { arriveIn, emptyJournal, inOrder, type SandboxJournal, settleIn } from './journal-ring.js'
 
 /** A request's place in its sandbox's journal, taken as it arrives. */
 interface JournalPlace {
-  /** Files the request in its place as it ended; nothing when it left the journal, or the journal was cleared, since it arrived. */
-  readonly record: (record: JournalRecord) => void
+  /** Files the request in its place as it ended, its record completed (settle); nothing when it left the journal, or the journal was cleared, since it arrived. */
+  readonly file: () => void
 }
 
 /** A count of a journal's entries, and whether every request it is about is still kept. */
@@ -17,7 +18,7 @@ export interface JournalCount {
 
 export interface RequestJournal {
   /** Files a request that has just arrived, `pending`, after every request that arrived before it. */
-  readonly arrive: (sandbox: string, pending: HeldRequest) => JournalPlace
+  readonly arrive: (sandbox: string, request: KeptRequest) => JournalPlace
   /** The entries that match `filter`, newest (by arrival) first, from the newest older than `before` when given: each shown as it is taken. */
   readonly list: (sandbox: string, filter: JournalFilter, before?: number) => Iterable<JournalEntry>
   /** How many entries the journal keeps that match `filter`. */
@@ -35,7 +36,7 @@ interface KeptRequests {
   readonly dropped: number
 }
 
-const entryOf = ({ sequence, held }: Filed): JournalEntry => ({ sequence, ...held.show() })
+const entryOf = (request: KeptRequest): JournalEntry => ({ sequence: request.sequence, ...shownEntry(request) })
 
 /**
  * The journals of every sandbox, in memory (sandboxes live in one process, on the embedded store):
@@ -44,21 +45,21 @@ const entryOf = ({ sequence, held }: Filed): JournalEntry => ({ sequence, ...hel
  */
 export const requestJournal = (budgetBytes: number): RequestJournal => {
   const journals = new Map<string, SandboxJournal>()
-  const filedOf = (sandbox: string): ReadonlyArray<Filed> => {
+  const filedOf = (sandbox: string): ReadonlyArray<KeptRequest> => {
     const journal = journals.get(sandbox)
     return journal === undefined ? [] : inOrder(journal)
   }
   return {
-    arrive: (sandbox, pending) => {
-      const journal = journals.get(sandbox) ?? emptyJournal()
+    arrive: (sandbox, request) => {
+      const journal = journals.get(sandbox) ?? emptyJournal<KeptRequest>()
       journals.set(sandbox, journal)
-      const filed: Filed = { sequence: journal.next, held: pending, gone: false }
+      request.sequence = journal.next
       journal.next += 1
-      arriveIn(journal, filed, budgetBytes)
+      arriveIn(journal, request, budgetBytes)
       return {
-        record: (record) => {
+        file: () => {
           // A request that arrived before a clear (a DELETE, a reset) is no part of the journal after it.
-          if (journals.get(sandbox) === journal) settleIn(journal, filed, record, budgetBytes)
+          if (journals.get(sandbox) === journal) settleIn(journal, request, budgetBytes)
         },
       }
     },

@@ -2,22 +2,8 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
 import type { Operation } from '../../adapters/test-target/fault-rule.js'
-import type { JournalRecord } from '../../adapters/test-target/journal-entry.js'
-import { NO_BODY } from '../../adapters/test-target/journal-record.js'
 import { requestJournal } from '../../adapters/test-target/request-journal.js'
-
-const notShown = (): never => {
-  throw new Error('not shown here')
-}
-
-const answered = (operation: Operation, status: number): JournalRecord => ({
-  operation,
-  status,
-  fault: null,
-  response: NO_BODY,
-  bytes: 0,
-  show: notShown,
-})
+import { keepAnswered } from '../support/kept-requests.js'
 
 const DECLARED = [
   { operation: 'listPets', status: 200, codes: [] },
@@ -31,8 +17,7 @@ Coverage('marks past the part are not kept, and a reset frees the part for new o
   // Two marks of 12 characters fit (64 + 24 bytes each), a third does not.
   const coverage = contractCoverage(200)
   const journal = coverage.noting(requestJournal(1_000_000))
-  const reach = (operation: Operation, status: number): void =>
-    journal.arrive('sandbox', { bytes: 0, show: notShown }).record(answered(operation, status))
+  const reach = (operation: Operation, status: number): void => keepAnswered(journal, 'sandbox', '/v1/pets', { operation, status })
   reach('listPets', 200)
   reach('listPets', 200)
   reach('getPet', 200)

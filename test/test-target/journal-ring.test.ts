@@ -1,15 +1,7 @@
 import fc from 'fast-check'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { HeldRequest } from '../../adapters/test-target/journal-entry.js'
 import { arriveIn, emptyJournal, type Filed, inOrder, JOURNAL_SIZE, settleIn } from '../../adapters/test-target/journal-ring.js'
-
-const heldOf = (bytes: number): HeldRequest => ({
-  bytes,
-  show: () => {
-    throw new Error('not shown here')
-  },
-})
 
 const Ring = suite('The journal keeps the newest requests in the order they arrived')
 
@@ -25,7 +17,7 @@ Ring(
     )
     fc.assert(
       fc.property(runs, ([steps, budget]) => {
-        const journal = emptyJournal()
+        const journal = emptyJournal<Filed>()
         const arrived: Filed[] = []
         const ended = new Set<number>()
         // What the journal promises: every request from its arrival, in arrival order, its size
@@ -37,14 +29,15 @@ Ring(
           const filed = arrived[pick % Math.max(1, arrived.length)]
           if (arrives || filed === undefined) {
             const sequence = arrived.length + 1
-            const filed = { sequence, held: heldOf(bytes), gone: false }
+            const filed: Filed = { sequence, bytes, counted: 0, gone: false }
             arrived.push(filed)
             arriveIn(journal, filed, budget)
             kept.push([sequence, bytes])
           } else {
             if (ended.has(filed.sequence)) continue
             ended.add(filed.sequence)
-            settleIn(journal, filed, heldOf(bytes), budget)
+            filed.bytes = bytes
+            settleIn(journal, filed, budget)
             const at = kept.findIndex(([sequence]) => sequence === filed.sequence)
             if (at !== -1) kept[at] = [filed.sequence, bytes]
           }

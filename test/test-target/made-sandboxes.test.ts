@@ -7,48 +7,19 @@ import { CONFIGURED_SANDBOX } from '../../adapters/test-target/failures.js'
 import { faultScripts } from '../../adapters/test-target/fault-script.js'
 import { contractCoverage } from '../../adapters/test-target/contract-coverage.js'
 import { keptWhileOpen } from '../../adapters/test-target/made-sandboxes.js'
-import type { HeldRequest, JournalRecord, SettledEntry } from '../../adapters/test-target/journal-entry.js'
 import { requestJournal } from '../../adapters/test-target/request-journal.js'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { Client } from '../../src/domain/authenticator.js'
 import { DEFAULT_SANDBOX_BUDGET } from '../../src/store/sandbox-budget.js'
-import { heldAsShown } from '../../adapters/test-target/held-body.js'
 import { perKeySandboxes } from '../../adapters/test-target/per-key-sandboxes.js'
 import { aNewPet } from '../support/pet-builder.js'
+import { keepAnswered } from '../support/kept-requests.js'
 
 const run = async <A>(task: TE.TaskEither<unknown, A>): Promise<A> => {
   const result = await task()
   if (E.isLeft(result)) throw new Error(`failed: ${JSON.stringify(result.left)}`)
   return result.right
 }
-
-/** A request as the journal files it, shown as `entry`. */
-const filed = (entry: Omit<SettledEntry, 'sequence'>): JournalRecord => ({
-  ...entry,
-  response: heldAsShown(entry.response),
-  bytes: 1024,
-  show: () => entry,
-})
-
-/** A request to `path` as the journal holds it from its arrival. */
-const pending = (path: string): HeldRequest => ({
-  bytes: 1024,
-  show: () => ({ ...anEntry(path), state: 'pending', status: null, durationMs: null, response: null }),
-})
-
-const anEntry = (path: string): Omit<SettledEntry, 'sequence'> => ({
-  id: 'request-1',
-  time: new Date(0).toISOString(),
-  method: 'GET',
-  path,
-  operation: null,
-  state: 'answered',
-  status: 200,
-  durationMs: 1,
-  fault: null,
-  request: { headers: {}, headersTruncated: false, body: null, bodyTruncated: false },
-  response: { headers: {}, headersTruncated: false, body: null, bodyTruncated: false },
-})
 
 /** The sandboxes of a memory store, with the journal and fault scripts the HTTP adapter keeps beside them. */
 const sandboxesWithState = (options: Parameters<typeof madeKeys>[0] = {}) => {
@@ -73,7 +44,7 @@ const makeAndUse = async ({ sandboxes, kept }: ReturnType<typeof sandboxesWithSt
   const client = await run(sandboxes.madeKeys.authenticate(key))
   const useCases = await run(sandboxes.useCasesFor(client))
   await run(useCases.createPet(aNewPet()))
-  kept.journal.arrive(client.scope, pending('/v1/pets')).record(filed({ ...anEntry('/v1/pets'), operation: 'listPets' }))
+  keepAnswered(kept.journal, client.scope, '/v1/pets', { operation: 'listPets', status: 200 })
   kept.scripts?.replace(client.scope, [{ operation: 'getPet', fault: '503', times: 1 }])
   await run(sandboxes.advance(client, 60_000))
   return client
@@ -131,7 +102,7 @@ Ended(
     const state = sandboxesWithState()
     const client = await makeAndUse(state)
     await run(state.sandboxes.end(client))
-    state.kept.journal.arrive(client.scope, pending('/v1/pets/1')).record(filed(anEntry('/v1/pets/1')))
+    keepAnswered(state.kept.journal, client.scope, '/v1/pets/1', { operation: 'getPet', status: 200 })
     state.kept.scripts?.replace(client.scope, [{ operation: 'listPets', fault: '500', times: 1 }])
     assert.equal(await state.sandboxes.useCasesFor(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
     assert.equal(await state.sandboxes.reset(client)(), E.left({ _tag: 'Unauthorized', reason: 'invalid' }))
@@ -147,7 +118,7 @@ Ended("A configured key's sandbox is never ended, and everything is kept for it"
   const state = sandboxesWithState()
   const configured = { keyId: '01234567', scope: 'c'.repeat(64) }
   assert.equal(await state.sandboxes.end(configured)(), E.left(CONFIGURED_SANDBOX))
-  state.kept.journal.arrive(configured.scope, pending('/v1/pets')).record(filed(anEntry('/v1/pets')))
+  keepAnswered(state.kept.journal, configured.scope, '/v1/pets', { operation: 'listPets', status: 200 })
   assert.ok(state.holdsFor(configured.scope))
   assert.ok(E.isRight(await state.sandboxes.useCasesFor(configured)()))
 })
