@@ -15,13 +15,24 @@ const SCHEME = new RegExp(`^(?:${SCHEMES})$`, 'i')
 const NOT_A_SCHEME = new RegExp(`(?<![^\\s",])(?!(?:${SCHEMES})(?![^\\s",]))[^\\s",]+`, 'gi')
 
 /**
+ * A credential as nearly every request sends it, `Bearer`, a space and one word that names no
+ * scheme: its form, the same as the pattern's, found with two plain tests, one string for all.
+ */
+const BEARER_AND_WORD = /^Bearer [^\s",]+$/
+const BEARER_AND_SCHEME = new RegExp(`^Bearer (?:${SCHEMES})$`, 'i')
+const BEARER_FORM = `Bearer ${REDACTED}`
+
+/**
  * What a journal entry shows of Authorization values (several lines joined with `, `): their form,
  * every word other than a scheme's name shown as `[redacted]`, so that no credential is ever kept,
  * right or wrong, while `[redacted]` (no `Bearer`) or `Bearer Bearer [redacted]` still say what went
  * wrong.
  */
-export const authorizationForm = (values: ReadonlyArray<string>): string =>
-  values.map((value) => value.replace(NOT_A_SCHEME, REDACTED)).join(', ')
+export const authorizationForm = (values: ReadonlyArray<string>): string => {
+  const [only] = values
+  if (values.length === 1 && only !== undefined && BEARER_AND_WORD.test(only) && !BEARER_AND_SCHEME.test(only)) return BEARER_FORM
+  return values.map((value) => value.replace(NOT_A_SCHEME, REDACTED)).join(', ')
+}
 
 /** How many words of refused Authorization values are tried as keys: a bound on the work a bad header costs. */
 const MAX_CANDIDATES = 4
