@@ -61,9 +61,9 @@ export interface EntryReading {
 /**
  * A request as its sandbox's journal keeps it, from its arrival: one flat record of plain values,
  * made as the request arrives, completed in place as it ends (journal-record.ts), its entry made the
- * first time it is read (most never are: the journal keeps only the newest). No function or object
- * of its own beyond its header lines: the journal keeps hundreds, and every young collection copies
- * each object they hold. Headers and bodies are the costly part of an entry to show (each redacted,
+ * first time it is read (most never are: the journal keeps only the newest). No function of its
+ * own, and no object but its arrays of header fields (a body is held as its text, but one read as
+ * bytes): the journal keeps hundreds, and every young collection copies each object they hold. Headers and bodies are the costly part of an entry to show (each redacted,
  * headers lower-cased and joined), so it keeps them as they came, within an entry's bounds.
  */
 export interface KeptRequest {
