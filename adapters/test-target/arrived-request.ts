@@ -3,13 +3,12 @@ import type { Redact } from '../http/key-redaction.js'
 import { textBytes } from '../../src/store/meter.js'
 import { authorizationForm } from './authorization-form.js'
 import type { JournalMessage, KeptRequest } from './journal-entry.js'
-import { HEADER_FIELD_BYTES, headerRecord, JOURNAL_HEADER_CHARS, type KeptHeaders, keptLines } from './journal-headers.js'
+import { HEADER_FIELD_BYTES, headerRecord, JOURNAL_HEADER_CHARS, keptLines } from './journal-headers.js'
 
 const AUTHORIZATION = 'authorization'
 
 /** A request's header lines as its entry keeps them (the credential's form apart), and what they take of the budget. */
-interface KeptRequestHeaders extends Pick<KeptRequest, 'authorization' | 'requestHeadersTruncated'> {
-  readonly lines: KeptHeaders
+interface KeptRequestHeaders extends Pick<KeptRequest, 'requestLines' | 'authorization' | 'requestHeadersTruncated'> {
   readonly bytes: number
 }
 
@@ -31,7 +30,7 @@ export const arrivedHeaders = (rawRequestHeaders: ReadonlyArray<string>): KeptRe
     isAuthorization,
   )
   return {
-    lines,
+    requestLines: lines.fields,
     authorization,
     requestHeadersTruncated: lines.cut || (form !== undefined && authorization === undefined),
     bytes: lines.bytes + (authorization === undefined ? 0 : HEADER_FIELD_BYTES + textBytes(AUTHORIZATION) + textBytes(authorization)),

@@ -63,8 +63,9 @@ export interface EntryReading {
  * made as the request arrives, completed in place as it ends (journal-record.ts), its entry made the
  * first time it is read (most never are: the journal keeps only the newest). No function of its
  * own, and no object but its arrays of header fields (a body is held as its text, but one read as
- * bytes): the journal keeps hundreds, and every young collection copies each object they hold. Headers and bodies are the costly part of an entry to show (each redacted,
- * headers lower-cased and joined), so it keeps them as they came, within an entry's bounds.
+ * bytes): the journal keeps hundreds, and every young collection copies each object they hold.
+ * Headers and bodies are the costly part of an entry to show (each redacted, headers lower-cased
+ * and joined), so it keeps them as they came, within an entry's bounds.
  */
 export interface KeptRequest {
   /** Its place in the order its sandbox's requests arrived in, given by the journal. */

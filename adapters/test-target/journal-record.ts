@@ -71,7 +71,7 @@ export const arrivedRecord = (
     path,
     url,
     hasBody,
-    requestLines: headers.lines.fields,
+    requestLines: headers.requestLines,
     authorization: headers.authorization,
     requestHeadersTruncated: headers.requestHeadersTruncated,
     arrivedBytes,
