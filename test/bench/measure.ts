@@ -95,26 +95,42 @@ export const runWrk = (server: Server, args: ReadonlyArray<string>): string => {
 export const requestsOf = (output: string): number => Number(/(\d+) requests in/.exec(output)?.[1] ?? '0')
 
 /**
- * One wrk run of `seconds` against `server`; `group` are the benchmark's servers running beside it
- * (stopped or idle).
+ * How long a server resumed from a stop (aloneIn) is loaded before its measured seconds, not counted.
+ * V8 takes a process resumed after a long stop for idle: its memory reducer shrinks the heap as the
+ * load begins, and the collections that follow while the heap grows back would fall in the measured
+ * seconds, the more the longer the stop (the more builds in a round). A server never stopped
+ * shrinks its heap while idle instead.
+ */
+const RESUMED_WARM_UP_SECONDS = 2
+
+/**
+ * One wrk run of `seconds` against `server`, after `warmUpSeconds` of the same load (none unless
+ * given); `group` are the benchmark's servers running beside it (stopped or idle).
  */
 export const wrk = (
   server: Server,
   scenario: Scenario,
-  options: { readonly group?: ReadonlyArray<Server>; readonly path?: string; readonly seconds?: number } = {},
+  options: {
+    readonly group?: ReadonlyArray<Server>
+    readonly path?: string
+    readonly seconds?: number
+    readonly warmUpSeconds?: number
+  } = {},
 ): Measure => {
   const group = options.group ?? [server]
-  waitForQuiet(group)
-  const before = cpuMs(server)
-  const otherBefore = otherMs(group)
-  const started = performance.now()
-  const output = runWrk(server, [
+  const load = (seconds: number): ReadonlyArray<string> => [
     `-c${CONNECTIONS}`,
-    `-d${options.seconds ?? SECONDS}s`,
+    `-d${seconds}s`,
     '--latency',
     ...(scenario.script === undefined ? [] : ['-s', scenario.script]),
     `${server.url}${options.path ?? pathFor(server, scenario)}`,
-  ])
+  ]
+  waitForQuiet(group)
+  if (options.warmUpSeconds !== undefined) runWrk(server, load(options.warmUpSeconds))
+  const before = cpuMs(server)
+  const otherBefore = otherMs(group)
+  const started = performance.now()
+  const output = runWrk(server, load(options.seconds ?? SECONDS))
   const cpu = cpuMs(server) - before
   noise.otherShares.push(Math.max(0, otherMs(group) - otherBefore) / (performance.now() - started))
   if (/Non-2xx/.test(output)) throw new Error(`non-2xx answers in ${scenario.name} on ${server.url}:\n${output}`)
@@ -138,9 +154,11 @@ export const aloneIn = <T>(server: Server, group: ReadonlyArray<Server>, measure
   }
 }
 
-/** One wrk run of `scenario` against `server`, the other servers of its group stopped. */
+/** One wrk run of `scenario` against `server`, the other servers of its group stopped, after RESUMED_WARM_UP_SECONDS. */
 export const alone = (server: Server, group: ReadonlyArray<Server>, scenario: Scenario, seconds?: number): Measure =>
-  aloneIn(server, group, () => wrk(server, scenario, { group, ...(seconds === undefined ? {} : { seconds }) }))
+  aloneIn(server, group, () =>
+    wrk(server, scenario, { group, warmUpSeconds: RESUMED_WARM_UP_SECONDS, ...(seconds === undefined ? {} : { seconds }) }),
+  )
 
 const FIXED_RATE_LOAD = resolve(__dirname, 'fixed-rate-load.js')
 
