@@ -96,10 +96,10 @@ export const requestsOf = (output: string): number => Number(/(\d+) requests in/
 
 /**
  * How long a server resumed from a stop (aloneIn) is loaded before its measured seconds, not counted.
- * V8 takes a process resumed after a long stop for idle: its memory reducer shrinks the heap as the
- * load begins, and the collections that follow while the heap grows back would fall in the measured
- * seconds, the more the longer the stop (the more builds in a round). A server never stopped
- * shrinks its heap while idle instead.
+ * V8's memory reducer shrinks the heap with a full collection once none has run for 100 s of wall
+ * time, a stop's included: a process resumed after a long stop runs it as the load begins, and the
+ * collections that follow while the heap grows back would fall in the measured seconds, the more
+ * often the longer the stops (the more builds in a round).
  */
 const RESUMED_WARM_UP_SECONDS = 2
 

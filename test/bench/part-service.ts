@@ -89,7 +89,7 @@ export const servicePart = async (): Promise<void> => {
     const rates = new Map(SCENARIOS.map((scenario) => [scenario, Math.round(service(scenario).rps / 2)]))
     const rounds = new Map(SCENARIOS.map((scenario) => [scenario, { service: [] as number[], minimal: [] as number[] }]))
     // Round by round, each round's processes through every endpoint, so that each is resumed once:
-    // V8 takes a process resumed after a long stop for idle and starts a full collection to shrink its heap.
+    // V8's memory reducer runs a full collection once none has run for 100 s of wall time, which a long stop passes.
     for (let round = 0; round < ROUNDS; round += 1) {
       const [ofService, ofMinimal] = [services[round % services.length], minimals[round % minimals.length]]
       if (ofService === undefined || ofMinimal === undefined) continue
