@@ -164,10 +164,11 @@ const FIXED_RATE_LOAD = resolve(__dirname, 'fixed-rate-load.js')
 
 /**
  * Sent at the rate before a fixed-rate run's measured seconds, and not counted: long enough for V8
- * to optimize the path, without which requests queue behind unoptimized code (docs/performance.md
- * has the figures).
+ * to optimize the path, without which requests queue behind unoptimized code, and for the full
+ * collections of a process resumed after a long stop (RESUMED_WARM_UP_SECONDS) to pass: the memory
+ * reducer's, then the next as the shrunk heap grows back (docs/performance.md has the figures).
  */
-const FIXED_RATE_WARM_UP_SECONDS = 3
+const FIXED_RATE_WARM_UP_SECONDS = 10
 
 /**
  * One run of SECONDS of `scenario` at `rate` requests a second against `server`, from
