@@ -5,6 +5,7 @@ import { storeFull } from '../../src/domain/errors.js'
 import type { Pet, PetDraft, PetId, PetStatus } from '../../src/domain/pet.js'
 import type { PetListQuery, PetRepository } from '../../src/domain/pet-repository.js'
 import { type Meter, textBytes } from '../../src/store/meter.js'
+import { type Column, column } from './column.js'
 
 /** The estimate of a created pet, beside its name: its slots in the columns and its id's in its status's list. */
 const PET_BYTES = 96
@@ -12,12 +13,12 @@ const PET_BYTES = 96
 const CREATE_ID_BYTES = 160
 
 /** Index of the first id above `after` in ascending `ids`, by binary search. */
-const firstAfter = (ids: ReadonlyArray<PetId>, after: PetId): number => {
+const firstAfter = (ids: Column<PetId>, after: PetId): number => {
   let low = 0
-  let high = ids.length
+  let high = ids.size()
   while (low < high) {
     const middle = (low + high) >>> 1
-    if ((ids[middle] ?? Infinity) <= after) low = middle + 1
+    if ((ids.at(middle) ?? Infinity) <= after) low = middle + 1
     else high = middle
   }
   return low
@@ -26,10 +27,10 @@ const firstAfter = (ids: ReadonlyArray<PetId>, after: PetId): number => {
 /**
  * The PetRepository port over process memory. Ids come from a counter, so they only grow and have
  * no gaps: the pet with id n is at index n - 1 of three columns (names, categories, statuses), and
- * each status keeps the ascending ids of its pets. A page is a binary search plus a slice,
+ * each status keeps the ascending ids of its pets. A page is a binary search plus a loop,
  * O(log n + limit), and a Pet object is made only for a pet that is read. Columns rather than one
  * frozen object per pet: a million pets take about half the heap (an object costs more than the
- * three slots it would hold).
+ * three slots it would hold); columns in chunks that are never copied (column.ts).
  * Pets never change status (no operation changes one), so the id lists stay valid.
  * Everything is lost when the process ends, and ids restart at 1. `seed` is inserted first, in
  * order, so its pets get ids 1..n.
@@ -38,32 +39,32 @@ const firstAfter = (ids: ReadonlyArray<PetId>, after: PetId): number => {
  * has no room for stores nothing and fails with StoreFull.
  */
 export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?: Meter): PetRepository => {
-  const names: string[] = []
-  const categoryIds: number[] = []
-  const statuses: PetStatus[] = []
-  const idsByStatus: Record<PetStatus, PetId[]> = { available: [], pending: [], sold: [] }
+  const names = column<string>()
+  const categoryIds = column<number>()
+  const statuses = column<PetStatus>()
+  const idsByStatus: Record<PetStatus, Column<PetId>> = { available: column(), pending: column(), sold: column() }
   /** The id of the pet inserted under each create id: an insert here never fails, but the port promises it. */
   const byCreateId = new Map<string, PetId>()
 
   /**
-   * The pet with `id`, which must be one of 1..names.length: a new object for each read, so nobody
+   * The pet with `id`, which must be one of 1..names.size(): a new object for each read, so nobody
    * shares one and there is nothing to freeze.
    */
   const petOf = (id: PetId): Pet => ({
     id,
-    name: names[id - 1] ?? '',
-    categoryId: categoryIds[id - 1] ?? 0,
-    status: statuses[id - 1] ?? 'available',
+    name: names.at(id - 1) ?? '',
+    categoryId: categoryIds.at(id - 1) ?? 0,
+    status: statuses.at(id - 1) ?? 'available',
   })
 
   const insert = (draft: PetDraft, createId?: string): Pet => {
     const earlier = createId === undefined ? undefined : byCreateId.get(createId)
     if (earlier !== undefined) return petOf(earlier)
-    names.push(draft.name)
-    categoryIds.push(draft.categoryId)
-    statuses.push(draft.status)
-    const id = names.length
-    idsByStatus[draft.status].push(id)
+    names.append(draft.name)
+    categoryIds.append(draft.categoryId)
+    statuses.append(draft.status)
+    const id = names.size()
+    idsByStatus[draft.status].append(id)
     if (createId !== undefined) byCreateId.set(createId, id)
     return petOf(id)
   }
@@ -78,8 +79,8 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?:
     const after = query.after ?? 0
     if (query.status === undefined) {
       // Ids have no gaps: the first id above `after` is at index `after`.
-      const start = Math.min(Math.max(after, 0), names.length)
-      const end = Math.min(start + query.limit, names.length)
+      const start = Math.min(Math.max(after, 0), names.size())
+      const end = Math.min(start + query.limit, names.size())
       // A loop rather than Array.from({ length }, ...): docs/performance.md has both figures.
       const page: Pet[] = []
       for (let id = start + 1; id <= end; id += 1) page.push(petOf(id))
@@ -87,7 +88,10 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?:
     }
     const ids = idsByStatus[query.status]
     const start = firstAfter(ids, after)
-    return ids.slice(start, start + query.limit).map(petOf)
+    const end = Math.min(start + query.limit, ids.size())
+    const page: Pet[] = []
+    for (let index = start; index < end; index += 1) page.push(petOf(ids.at(index) ?? 0))
+    return page
   }
 
   // Each task reads or writes when it is run, as the port asks, not when it is made.
@@ -100,7 +104,7 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?:
         return E.left(storeFull(budget.limit))
       }),
     // The port's ids are safe integers; one outside 1..n names no pet.
-    findById: (id) => TE.rightIO(() => (id >= 1 && id <= names.length ? O.some(petOf(id)) : O.none)),
+    findById: (id) => TE.rightIO(() => (id >= 1 && id <= names.size() ? O.some(petOf(id)) : O.none)),
     list: (query) => TE.rightIO(() => list(query)),
   }
 }
