@@ -1,4 +1,5 @@
-import { type Measure, aloneIn, alternate, fixedRate, median } from './measure.js'
+import { FIXED_RATE_SECONDS, type Measure, aloneIn, alternate, fixedRate, median } from './measure.js'
+import type { FixedRateResult } from './fixed-rate-load.js'
 import { pad, summarise, summariseText, verdict } from './report.js'
 import { CONNECTIONS, CREATE, IDEMPOTENT_CREATE, PETS, ROUNDS, SCENARIOS, SECONDS, type Scenario, TARGETS } from './scenarios.js'
 import { RAW, SERVICE, STRAIGHTFORWARD, type Server, checkSameAnswers, startProcesses, stopAll } from './servers.js'
@@ -87,7 +88,7 @@ export const servicePart = async (): Promise<void> => {
 
     // Below saturation: each server gets the same requests at the same fixed rate.
     const rates = new Map(SCENARIOS.map((scenario) => [scenario, Math.round(service(scenario).rps / 2)]))
-    const rounds = new Map(SCENARIOS.map((scenario) => [scenario, { service: [] as number[], minimal: [] as number[] }]))
+    const rounds = new Map(SCENARIOS.map((scenario) => [scenario, { service: [] as FixedRateResult[], minimal: [] as FixedRateResult[] }]))
     // Round by round, each round's processes through every endpoint, so that each is resumed once:
     // V8's memory reducer runs a full collection once none has run for 100 s of wall time, which a long stop passes.
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -95,22 +96,23 @@ export const servicePart = async (): Promise<void> => {
       if (ofService === undefined || ofMinimal === undefined) continue
       for (const scenario of SCENARIOS) {
         const rate = rates.get(scenario) ?? NaN
-        rounds.get(scenario)?.service.push(aloneIn(ofService, servers, () => fixedRate(ofService, scenario, rate, servers)).p99Ms)
-        rounds.get(scenario)?.minimal.push(aloneIn(ofMinimal, servers, () => fixedRate(ofMinimal, scenario, rate, servers)).p99Ms)
+        rounds.get(scenario)?.service.push(aloneIn(ofService, servers, () => fixedRate(ofService, scenario, rate, servers)))
+        rounds.get(scenario)?.minimal.push(aloneIn(ofMinimal, servers, () => fixedRate(ofMinimal, scenario, rate, servers)))
       }
     }
     const p99s = new Map(
       SCENARIOS.map((scenario) => {
         const { service: ofService = [], minimal: ofMinimal = [] } = rounds.get(scenario) ?? {}
-        return [scenario, { service: median(ofService), minimal: median(ofMinimal), rounds: ofService }]
+        const p99sOf = (results: ReadonlyArray<FixedRateResult>): number[] => results.map((result) => result.p99Ms)
+        return [scenario, { service: median(p99sOf(ofService)), minimal: median(p99sOf(ofMinimal)), rounds: ofService }]
       }),
     )
     console.log(
       `\nLatency below saturation: p99 at a fixed rate of half the service's maximum above (fixed-rate-load.ts, ${CONNECTIONS} ` +
-        `keep-alive connections, latency from when each request was due), ${ROUNDS} alternating rounds of ${SECONDS}s, medians`,
+        `keep-alive connections, latency from when each request was due), ${ROUNDS} alternating rounds of ${FIXED_RATE_SECONDS}s, medians`,
     )
     console.log(
-      'endpoint              rate (rps)  service p99 ms  minimal p99 ms  service/minimal (target)       service p99 ms of each round',
+      'endpoint              rate (rps)  service p99 ms  minimal p99 ms  service/minimal (target)       service p99 (p99.9) ms of each round',
     )
     const p99Ratios = SCENARIOS.map((scenario) => {
       const { service: ofService = NaN, minimal: ofMinimal = NaN, rounds: serviceRounds = [] } = p99s.get(scenario) ?? {}
@@ -118,7 +120,7 @@ export const servicePart = async (): Promise<void> => {
       console.log(
         `${scenario.name.padEnd(20)} ${pad(rates.get(scenario) ?? NaN, 10)}  ${pad(ofService, 14, 2)}  ${pad(ofMinimal, 14, 2)}  ` +
           `${pad(ratio, 15, 2)} ${`(<= ${TARGETS.fixedRateP99}: ${verdict(ratio <= TARGETS.fixedRateP99)})`.padEnd(14)} ` +
-          `${serviceRounds.map((p99) => p99.toFixed(2)).join(', ')}`,
+          `${serviceRounds.map((round) => `${round.p99Ms.toFixed(2)} (${round.p999Ms.toFixed(1)})`).join(', ')}`,
       )
       return ratio
     })
