@@ -90,7 +90,10 @@ export const memoryPetRepository = (seed: ReadonlyArray<PetDraft> = [], budget?:
     const start = firstAfter(ids, after)
     const end = Math.min(start + query.limit, ids.size())
     const page: Pet[] = []
-    for (let index = start; index < end; index += 1) page.push(petOf(ids.at(index) ?? 0))
+    for (let index = start; index < end; index += 1) {
+      const id = ids.at(index)
+      if (id !== undefined) page.push(petOf(id))
+    }
     return page
   }
 
