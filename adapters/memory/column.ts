@@ -17,8 +17,8 @@ export interface Column<T> {
 /**
  * A column in chunks of a fixed size, each made at its full size once and never copied. An array
  * grown by `push` is copied into one half again as large each time it fills: a store that keeps
- * growing leaves copies nearly as large as itself behind, which only a full collection frees, so that its
- * creates ran those collections the more often the larger it was (docs/performance.md).
+ * growing leaves copies nearly as large as itself behind, which only a full collection frees, so
+ * that its creates ran those collections the more often the larger it was (docs/performance.md).
  */
 export const column = <T>(): Column<T> => {
   const chunks: T[][] = []
