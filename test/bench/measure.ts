@@ -171,11 +171,9 @@ const FIXED_RATE_LOAD = resolve(__dirname, 'fixed-rate-load.js')
 const FIXED_RATE_WARM_UP_SECONDS = 10
 
 /**
- * A fixed-rate run's measured seconds: long enough for its p99 to be the steady state's. Under load
- * the service runs a full collection every 30 to 80 s, which delays a few hundred requests by tens
- * of milliseconds: more than one request in a hundred of a run of 5 s, whose p99 was then that
- * collection's delay, and the steady state's when none fell in it; about one in three hundred of a
- * run of 20 s. Its p99.9 shows them (docs/performance.md has the figures).
+ * A fixed-rate run's measured seconds: long enough that the requests one full collection delays
+ * are fewer than one in a hundred of the run, so that its p99 is the steady state's rather than
+ * whether a collection fell in it; its p99.9 shows them (docs/performance.md has the figures).
  */
 export const FIXED_RATE_SECONDS = QUICK ? SECONDS : 4 * SECONDS
 
@@ -219,6 +217,10 @@ export interface Medians extends Measure {
 /** Per scenario name, per server name, the medians of its rounds. */
 export type Results = Map<string, Map<string, Medians>>
 
+/** The medians of build `name` on `scenario` in `results`; NaN where it was not measured. */
+export const measureOf = (results: Results, scenario: Scenario, name: string): Measure =>
+  results.get(scenario.name)?.get(name) ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN }
+
 /**
  * Per scenario, ROUNDS rounds in which every build is measured once, in turn, alone; the median of
  * each. Servers of the same name are processes of one build: round r measures the r-th of them (in
@@ -230,12 +232,10 @@ export type Results = Map<string, Map<string, Medians>>
 export const alternate = (
   servers: ReadonlyArray<Server>,
   scenarios: ReadonlyArray<Scenario>,
-  applies: (server: Server, scenario: Scenario) => boolean = () => true,
   /** How `server` is sent `scenario`, when not as for the others (its results are still the scenario's). */
   variant: (server: Server, scenario: Scenario) => Scenario = (_server, scenario) => scenario,
 ): Results => {
-  for (const server of servers)
-    for (const scenario of scenarios) if (applies(server, scenario)) alone(server, servers, variant(server, scenario))
+  for (const server of servers) for (const scenario of scenarios) alone(server, servers, variant(server, scenario))
   const builds = [...new Set(servers.map((server) => server.name))].map((name) => servers.filter((server) => server.name === name))
   const results: Results = new Map()
   for (const scenario of scenarios) {
@@ -243,7 +243,7 @@ export const alternate = (
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const processes of round % 2 === 0 ? builds : [...builds].reverse()) {
         const server = processes[round % processes.length]
-        if (server === undefined || !applies(server, scenario)) continue
+        if (server === undefined) continue
         const measures = runs.get(server.name) ?? []
         measures.push(alone(server, servers, variant(server, scenario)))
         runs.set(server.name, measures)

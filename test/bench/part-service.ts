@@ -1,4 +1,4 @@
-import { FIXED_RATE_SECONDS, type Measure, aloneIn, alternate, fixedRate, median } from './measure.js'
+import { FIXED_RATE_SECONDS, type Measure, aloneIn, alternate, fixedRate, measureOf, median } from './measure.js'
 import type { FixedRateResult } from './fixed-rate-load.js'
 import { pad, summarise, summariseText, verdict } from './report.js'
 import { CONNECTIONS, CREATE, IDEMPOTENT_CREATE, PETS, ROUNDS, SCENARIOS, SECONDS, type Scenario, TARGETS } from './scenarios.js'
@@ -24,12 +24,10 @@ export const servicePart = async (): Promise<void> => {
     if (serviceServer === undefined) return
     await checkSameAnswers(serviceServer, servers, SCENARIOS)
     const results = alternate(servers, SCENARIOS)
-    const measureOf = (scenario: Scenario, name: string): Measure =>
-      results.get(scenario.name)?.get(name) ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN }
-    const service = (scenario: Scenario): Measure => measureOf(scenario, 'service')
-    const minimal = (scenario: Scenario): Measure => measureOf(scenario, 'minimal')
-    const straightforward = (scenario: Scenario): Measure => measureOf(scenario, 'straightforward')
-    const featured = (scenario: Scenario): Measure => measureOf(scenario, 'featured')
+    const service = (scenario: Scenario): Measure => measureOf(results, scenario, 'service')
+    const minimal = (scenario: Scenario): Measure => measureOf(results, scenario, 'minimal')
+    const straightforward = (scenario: Scenario): Measure => measureOf(results, scenario, 'straightforward')
+    const featured = (scenario: Scenario): Measure => measureOf(results, scenario, 'featured')
 
     console.log(
       `\nThe service (every feature at its default) against the straightforward build (Koa, @koa/router, @koa/bodyparser, io-ts, ` +
@@ -98,10 +96,10 @@ export const servicePart = async (): Promise<void> => {
         rounds.get(scenario)?.minimal.push(aloneIn(ofMinimal, servers, () => fixedRate(ofMinimal, scenario, rate, servers)))
       }
     }
+    const p99sOf = (results: ReadonlyArray<FixedRateResult>): number[] => results.map((result) => result.p99Ms)
     const p99s = new Map(
       SCENARIOS.map((scenario) => {
         const { service: ofService = [], minimal: ofMinimal = [] } = rounds.get(scenario) ?? {}
-        const p99sOf = (results: ReadonlyArray<FixedRateResult>): number[] => results.map((result) => result.p99Ms)
         return [scenario, { service: median(p99sOf(ofService)), minimal: median(p99sOf(ofMinimal)), rounds: ofService }]
       }),
     )
@@ -131,8 +129,8 @@ export const servicePart = async (): Promise<void> => {
     // Last, on the service alone: the records its keys leave (kept a day) would be marked by every full collection of
     // the rounds above, which the other builds, sent no key, never pay.
     const ofKeys = alternate(services, [IDEMPOTENT_CREATE, CREATE])
-    const plain = ofKeys.get(CREATE.name)?.get('service') ?? { rps: NaN, cpuUs: NaN }
-    const keyed = ofKeys.get(IDEMPOTENT_CREATE.name)?.get('service') ?? { rps: NaN, cpuUs: NaN }
+    const plain = measureOf(ofKeys, CREATE, 'service')
+    const keyed = measureOf(ofKeys, IDEMPOTENT_CREATE, 'service')
     console.log(
       `\nAn Idempotency-Key create (a new key each time): ${pad(keyed.cpuUs, 0, 1)} µs CPU (${pad(keyed.rps, 0)} rps) ` +
         `against ${pad(plain.cpuUs, 0, 1)} µs (${pad(plain.rps, 0)} rps) without a key: ` +

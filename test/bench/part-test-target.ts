@@ -1,4 +1,4 @@
-import { type Measure, alone, alternate } from './measure.js'
+import { type Measure, alone, alternate, measureOf } from './measure.js'
 import { pad, summarise, summariseText, verdict } from './report.js'
 import { CONNECTIONS, CREATE, GET, LIST, QUICK, RESETTING_CREATE, ROUNDS, SECONDS, type Scenario, TARGETS } from './scenarios.js'
 import {
@@ -63,11 +63,15 @@ export const testTargetPart = async (): Promise<void> => {
     await checkSameAnswers(defaultMode, measured, ANSWERS)
     if (wireMock === undefined) console.log(`WireMock skipped: ${missing ?? ''}`)
     else for (const scenario of ANSWERS) alone(wireMock, measured, scenario, QUICK ? Math.min(WARM_UP_SECONDS, 5) : WARM_UP_SECONDS)
-    const results = alternate(measured, ANSWERS, undefined, (server, scenario) =>
+    const results = alternate(measured, ANSWERS, (server, scenario) =>
       server.name === TEST_TARGET && scenario === CREATE ? RESETTING_CREATE : scenario,
     )
-    const measureOf = (scenario: Scenario, name: string): Measure =>
-      results.get(scenario.name)?.get(name) ?? { rps: NaN, p99Ms: NaN, cpuUs: NaN }
+    /** The default mode, test-target mode and WireMock on `scenario`. */
+    const modesOf = (scenario: Scenario): [Measure, Measure, Measure] => [
+      measureOf(results, scenario, 'default mode'),
+      measureOf(results, scenario, TEST_TARGET),
+      measureOf(results, scenario, 'WireMock'),
+    ]
 
     console.log(
       `\nTest-target mode (per-key sandboxes and their journals, faults on) against the default mode` +
@@ -79,7 +83,7 @@ export const testTargetPart = async (): Promise<void> => {
         `test-target/WireMock (target)`,
     )
     const figures = ANSWERS.map((scenario) => {
-      const [d, t, w] = [measureOf(scenario, 'default mode'), measureOf(scenario, TEST_TARGET), measureOf(scenario, 'WireMock')]
+      const [d, t, w] = modesOf(scenario)
       const row = { byRps: t.rps / d.rps, byCpu: d.cpuUs / t.cpuUs, wireRps: t.rps / w.rps, wireCpu: w.cpuUs / t.cpuUs }
       console.log(
         `${scenario.name.padEnd(17)} ${pad(d.rps, 11)}  ${pad(t.rps, 15)}  ${ratioCell(row.byRps, TARGETS.testTargetMode)} ` +
@@ -95,7 +99,7 @@ export const testTargetPart = async (): Promise<void> => {
         `test-target/WireMock p99 (<= ${TARGETS.wireMockP99})`,
     )
     const p99Ratios = ANSWERS.map((scenario) => {
-      const [d, t, w] = [measureOf(scenario, 'default mode'), measureOf(scenario, TEST_TARGET), measureOf(scenario, 'WireMock')]
+      const [d, t, w] = modesOf(scenario)
       const ratio = t.p99Ms / w.p99Ms
       console.log(
         `${scenario.name.padEnd(17)} ${pad(d.cpuUs, 12, 1)}  ${pad(t.cpuUs, 14, 1)}  ${pad(w.cpuUs, 11, 1)}  ` +
@@ -145,7 +149,9 @@ export const testTargetPart = async (): Promise<void> => {
       '×',
     )
     const overWireMock = (name: string): string =>
-      ANSWERS.map((scenario) => `${(measureOf(scenario, name).rps / measureOf(scenario, 'WireMock').rps).toFixed(2)}×`).join(', ')
+      ANSWERS.map(
+        (scenario) => `${(measureOf(results, scenario, name).rps / measureOf(results, scenario, 'WireMock').rps).toFixed(2)}×`,
+      ).join(', ')
     summariseText('  the straightforward build (no features) over WireMock, by rps', overWireMock('straightforward'))
     summariseText('  the same with the default features at their least over WireMock, by rps', overWireMock('featured'))
     summarise(
