@@ -20,82 +20,87 @@ export const NOTHING_TAPPED: TappedBody = { bytes: Buffer.alloc(0), cut: false }
 
 /**
  * Catches the first `bound` bytes of the body of a request that has one (hasBody; one without is
- * NOTHING_TAPPED) for the journal, without ever changing how the request is read or answered. It
- * listens beside whoever reads the body (the body parser, which reads with 'data' events), from
- * the moment they begin, so it sees every byte they do. A body nobody read
- * by the time the answer is sent (refused before it was read: a 415, a 405, a forced failure, a 413 by
- * its Content-Length) it reads itself then, after the answer, so that the answer is neither delayed nor
- * changed: up to `bound` bytes kept, the rest read and discarded as Node would discard it, except when
- * the answer closes the connection (a body refused for its size), where nothing past the bound is read.
- * Never more than `bound` bytes are kept. Settles once the body has ended or the request was closed:
- * what arrived of a body whose connection closed first (a `reset` fault, a client giving up, a body
- * refused for its size) is cut.
+ * NOTHING_TAPPED) for the journal, without ever changing how the request is read or answered, and
+ * hands them to `tapped`, once. It listens beside whoever reads the body (the body parser, which
+ * reads with 'data' events), from the moment they begin, so it sees every byte they do. A body
+ * nobody read by the time the answer is sent (refused before it was read: a 415, a 405, a forced
+ * failure, a 413 by its Content-Length) it reads itself then, after the answer, so that the answer
+ * is neither delayed nor changed: up to `bound` bytes kept, the rest read and discarded as Node
+ * would discard it, except when the answer closes the connection (a body refused for its size),
+ * where nothing past the bound is read. Never more than `bound` bytes are kept. Done once the body
+ * has ended or the request was closed: what arrived of a body whose connection closed first (a
+ * `reset` fault, a client giving up, a body refused for its size) is cut. A callback, not a
+ * promise: most bodies have ended before their answer goes, and the journal files them at once.
  */
-export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number): Promise<TappedBody> => {
+export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number, tapped: (body: TappedBody) => void): void => {
   const socket = request.socket
-  return new Promise((settle) => {
-    const kept: Buffer[] = []
-    let keptBytes = 0
-    let received = 0
-    let ended = false
-    let tapping = false
-    let settled = false
-    /** Set when the journal reads the body itself and the connection closes after the answer. */
-    let stopAtBound = false
-    const done = (): void => {
-      if (settled) return
-      settled = true
-      request.off('newListener', onNewListener)
-      request.off('data', onData)
-      request.off('end', onEnd)
-      request.off('close', done)
-      socket.off('close', done)
-      settle({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !ended })
+  const kept: Buffer[] = []
+  let keptBytes = 0
+  let received = 0
+  let ended = false
+  let tapping = false
+  let settled = false
+  /** Set when the journal reads the body itself and the connection closes after the answer. */
+  let stopAtBound = false
+  /** Set once the answer is written whole with the body still arriving: only the connection's close can end it then. */
+  let watchingSocket = false
+  const done = (): void => {
+    if (settled) return
+    settled = true
+    request.off('newListener', onNewListener)
+    request.off('data', onData)
+    request.off('end', onEnd)
+    request.off('close', done)
+    if (watchingSocket) socket.off('close', done)
+    tapped({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !ended })
+  }
+  function onData(chunk: Buffer): void {
+    if (keptBytes < bound) {
+      // A copy: a slice would hold the whole chunk in memory.
+      const part = Buffer.from(chunk.subarray(0, bound - keptBytes))
+      kept.push(part)
+      keptBytes += part.length
     }
-    function onData(chunk: Buffer): void {
-      if (keptBytes < bound) {
-        // A copy: a slice would hold the whole chunk in memory.
-        const part = Buffer.from(chunk.subarray(0, bound - keptBytes))
-        kept.push(part)
-        keptBytes += part.length
-      }
-      received += chunk.length
-      if (stopAtBound && received > bound) {
-        request.pause()
-        done()
-      }
-    }
-    function onEnd(): void {
-      ended = true
+    received += chunk.length
+    if (stopAtBound && received > bound) {
+      request.pause()
       done()
     }
-    const tap = (): void => {
-      tapping = true
-      request.off('newListener', onNewListener)
-      request.on('data', onData)
-    }
-    // 'newListener' is emitted before the reader's listener is added: the tap is in place before the first chunk flows.
-    function onNewListener(event: string | symbol): void {
-      if (event === 'data') tap()
-    }
-    // `on`, not `once`: `done` removes these itself, and a response emits each of its events once.
-    request.on('newListener', onNewListener)
-    request.on('end', onEnd)
-    request.on('close', done)
-    // A request already answered is not closed with its connection: the connection's end is the body's.
-    socket.on('close', done)
-    // The answer is written whole: a body nobody began to read is read now, before Node would discard it unread.
-    response.on('prefinish', () => {
-      if (tapping || settled) return
+  }
+  function onEnd(): void {
+    ended = true
+    done()
+  }
+  const tap = (): void => {
+    tapping = true
+    request.off('newListener', onNewListener)
+    request.on('data', onData)
+  }
+  // 'newListener' is emitted before the reader's listener is added: the tap is in place before the first chunk flows.
+  function onNewListener(event: string | symbol): void {
+    if (event === 'data') tap()
+  }
+  // `on`, not `once`: `done` removes these itself, and a response emits each of its events once.
+  request.on('newListener', onNewListener)
+  request.on('end', onEnd)
+  // A connection that closes before the answer is written whole closes its request.
+  request.on('close', done)
+  // The answer is written whole: a body nobody began to read is read now, before Node would discard it unread.
+  response.on('prefinish', () => {
+    if (settled) return
+    if (!tapping) {
       // Read some other way than by 'data' events: what was read is not known.
       if (request.readableDidRead) return done()
       stopAtBound = String(response.getHeader('connection') ?? '').toLowerCase() === 'close'
       tap()
-    })
-    // Never answered with a whole response (a reset, a truncated answer): what was read is all there is.
-    response.on('close', () => {
-      if (!tapping) done()
-    })
+    }
+    // A request already answered is not closed with its connection: the connection's end is the body's.
+    watchingSocket = true
+    socket.on('close', done)
+  })
+  // Never answered with a whole response (a reset, a truncated answer): what was read is all there is.
+  response.on('close', () => {
+    if (!tapping) done()
   })
 }
 
