@@ -67,11 +67,12 @@ const both =
  * A create its sandbox had no room for, answered in the sandbox's words (the HTTP adapter's are the
  * store's): innermost, so that a fault that breaks the answer breaks this one.
  */
-const sandboxFullWording: Middleware<FailureState> = async (ctx, next) => {
-  await next()
-  const failure = ctx.state.failure
-  if (failure?._tag === 'StoreFull') sendFailure(ctx, sandboxFull(failure.limitBytes))
-}
+const sandboxFullWording: Middleware<FailureState> = (ctx, next) =>
+  // On every create: a promise chained, not an async function (docs/adr/0106-use-cases-are-fp-ts-pipelines-whose-per-call-steps-are-plain.md).
+  next().then(() => {
+    const failure = ctx.state.failure
+    if (failure?._tag === 'StoreFull') sendFailure(ctx, sandboxFull(failure.limitBytes))
+  })
 
 /**
  * The test target for client developers (PETSTORE_TEST_TARGET=on), a second driver of the same
