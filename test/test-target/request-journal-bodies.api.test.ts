@@ -1,11 +1,14 @@
+import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
 import type { JournalEntry, JournalMessage } from '../../adapters/test-target/journal-entry.js'
 import { apiSuite, assertError } from '../support/api-suite.js'
+import { countOf } from '../support/journal-reads.js'
 import { aNewPet } from '../support/pet-builder.js'
 import { rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
+import { until } from '../support/until.js'
 
 /**
  * The journal's entries once `count` of them have ended. An entry is `pending` until its answer is
@@ -119,6 +122,28 @@ Bodies('a body over the limit that was read in part keeps its first 4 KiB', asyn
   assert.is(request.bodyTruncated, true)
   // Cut within a run of key characters (`z`): the run is left out.
   assert.is(request.body, '{"name":"Rex",')
+})
+
+Bodies('a body whose client gave up partway keeps at most what had arrived, cut, and its request is abandoned', async ({ api }) => {
+  const part = '{"name":"Rex","status":"sold",'
+  const { hostname, port } = new URL(api.baseUrl)
+  for (const [at, gives] of (['half-closes', 'resets'] as const).entries()) {
+    const socket = connect(Number(port), hostname)
+    socket.on('error', () => undefined)
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${part.length + 100}\r\n\r\n${part}`,
+    )
+    // Once the journal holds the request (its body still arriving), the client gives up.
+    await until(async () => (await countOf(api)) === at + 1, 'the request was kept')
+    if (gives === 'half-closes') socket.end()
+    else socket.resetAndDestroy()
+    const entries = await entriesOnce(api, at + 1)
+    const entry = entries.find(({ sequence }) => sequence === at + 1)
+    assert.equal([entry?.state, entry?.status, entry?.request.bodyTruncated], ['abandoned', null, true], gives)
+    // What had arrived when the body parser began to read it, if it had: never more than was sent.
+    assert.ok(entry?.request.body === null || entry?.request.body === part, `${gives}: ${entry?.request.body ?? ''}`)
+  }
 })
 
 Bodies.run()
