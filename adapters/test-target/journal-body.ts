@@ -18,43 +18,42 @@ export interface TappedBody {
 /** What the journal holds of a request without a body, which it does not tap. */
 export const NOTHING_TAPPED: TappedBody = { bytes: Buffer.alloc(0), cut: false }
 
+/** A request's body being tapped: hands over what the journal caught of it once it is all there. */
+export interface BodyTap {
+  /** Calls `tapped` once the body has ended, or nothing more of it will be read: at once when it has. Called once. */
+  readonly whenTapped: (tapped: (body: TappedBody) => void) => void
+}
+
 /**
  * Catches the first `bound` bytes of the body of a request that has one (hasBody; one without is
- * NOTHING_TAPPED) for the journal, without ever changing how the request is read or answered, and
- * hands them to `tapped`, once. It listens beside whoever reads the body (the body parser, which
- * reads with 'data' events), from the moment they begin, so it sees every byte they do. A body
- * nobody read by the time the answer is sent (refused before it was read: a 415, a 405, a forced
- * failure, a 413 by its Content-Length) it reads itself then, after the answer, so that the answer
- * is neither delayed nor changed: up to `bound` bytes kept, the rest read and discarded as Node
- * would discard it, except when the answer closes the connection (a body refused for its size),
- * where nothing past the bound is read. Never more than `bound` bytes are kept. Done once the body
- * has ended or the request was closed: what arrived of a body whose connection closed first (a
- * `reset` fault, a client giving up, a body refused for its size) is cut. A callback, not a
- * promise: most bodies have ended before their answer goes, and the journal files them at once.
+ * NOTHING_TAPPED) for the journal, without ever changing how the request is read or answered. It
+ * listens beside whoever reads the body (the body parser, which reads with 'data' events), from the
+ * moment they begin, so it sees every byte they do. A body nobody read by the time the answer is
+ * sent (refused before it was read: a 415, a 405, a forced failure, a 413 by its Content-Length) it
+ * reads itself then, after the answer, so that the answer is neither delayed nor changed: up to
+ * `bound` bytes kept, the rest read and discarded as Node would discard it, except when the answer
+ * closes the connection (a body refused for its size), where nothing past the bound is read. Never
+ * more than `bound` bytes are kept. What arrived of a body that had not ended when the request did
+ * (a `reset` fault, a client giving up, a body refused for its size) is cut. Nearly every body has
+ * ended by the time its request ends: only then does the tap wait, and listen for how the wait ends.
  */
-export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number, tapped: (body: TappedBody) => void): void => {
+export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number): BodyTap => {
   const socket = request.socket
   const kept: Buffer[] = []
   let keptBytes = 0
   let received = 0
-  let ended = false
   let tapping = false
-  let settled = false
   /** Set when the journal reads the body itself and the connection closes after the answer. */
   let stopAtBound = false
-  /** Set once the answer is written whole with the body still arriving: only the connection's close can end it then. */
-  let watchingSocket = false
-  const done = (): void => {
-    if (settled) return
-    settled = true
-    request.off('newListener', onNewListener)
-    request.off('data', onData)
-    request.off('end', onEnd)
-    request.off('close', done)
-    if (watchingSocket) socket.off('close', done)
-    tapped({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !ended })
-  }
+  /** Set once nothing more will be read: the bound was reached on a connection the answer closes. */
+  let stopped = false
+  /** Set once the answer is written whole: the request is no longer closed with its connection then. */
+  let answered = false
+  /** Set while the journal waits for the rest of the body. */
+  let onStop: (() => void) | undefined
+  const caught = (): TappedBody => ({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !request.readableEnded })
   function onData(chunk: Buffer): void {
+    if (stopped) return
     if (keptBytes < bound) {
       // A copy: a slice would hold the whole chunk in memory.
       const part = Buffer.from(chunk.subarray(0, bound - keptBytes))
@@ -64,12 +63,9 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
     received += chunk.length
     if (stopAtBound && received > bound) {
       request.pause()
-      done()
+      stopped = true
+      onStop?.()
     }
-  }
-  function onEnd(): void {
-    ended = true
-    done()
   }
   const tap = (): void => {
     tapping = true
@@ -80,28 +76,36 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
   function onNewListener(event: string | symbol): void {
     if (event === 'data') tap()
   }
-  // `on`, not `once`: `done` removes these itself, and a response emits each of its events once.
   request.on('newListener', onNewListener)
-  request.on('end', onEnd)
-  // A connection that closes before the answer is written whole closes its request.
-  request.on('close', done)
   // The answer is written whole: a body nobody began to read is read now, before Node would discard it unread.
   response.on('prefinish', () => {
-    if (settled) return
-    if (!tapping) {
-      // Read some other way than by 'data' events: what was read is not known.
-      if (request.readableDidRead) return done()
-      stopAtBound = String(response.getHeader('connection') ?? '').toLowerCase() === 'close'
-      tap()
-    }
-    // A request already answered is not closed with its connection: the connection's end is the body's.
-    watchingSocket = true
-    socket.on('close', done)
+    answered = true
+    // Unless it was read some other way than by 'data' events: what was read is not known.
+    if (tapping || request.readableDidRead) return
+    stopAtBound = String(response.getHeader('connection') ?? '').toLowerCase() === 'close'
+    tap()
   })
-  // Never answered with a whole response (a reset, a truncated answer): what was read is all there is.
-  response.on('close', () => {
-    if (!tapping) done()
-  })
+  return {
+    whenTapped: (tapped) => {
+      // Ended, or not being read (nobody read it, and the request ended without its answer written whole), or closed.
+      if (request.readableEnded || !tapping || stopped || request.closed || socket.destroyed) return tapped(caught())
+      let settled = false
+      const done = (): void => {
+        if (settled) return
+        settled = true
+        request.off('end', done)
+        request.off('close', done)
+        if (answered) socket.off('close', done)
+        tapped(caught())
+      }
+      onStop = done
+      request.on('end', done)
+      // A connection that closes before the answer is written whole closes its request...
+      request.on('close', done)
+      // ...but not one already answered: the connection's end is the body's then.
+      if (answered) socket.on('close', done)
+    },
+  }
 }
 
 /** The bytes an API key can be written with (auth.ts's API_KEY_CHARACTERS), and `%` and `\` of one percent- or JSON-escaped. */

@@ -79,15 +79,8 @@ export const keepingRequests = (journal: RequestJournal, { redact, operationOf, 
     )
     const place = journal.arrive(sandbox, request)
     const startedAt = performance.now()
-    // Most requests have no body: theirs is there at once. A body is there once tapBody hands it over.
-    let body: TappedBody | undefined = request.hasBody ? undefined : NOTHING_TAPPED
-    /** Set when the request ended before its body was all there: files it once it is. */
-    let fileOnceTapped: ((tapped: TappedBody) => void) | undefined
-    if (request.hasBody)
-      tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES, (tapped) => {
-        body = tapped
-        fileOnceTapped?.(tapped)
-      })
+    // Most requests have no body: nothing to tap.
+    const tap = request.hasBody ? tapBody(ctx.req, ctx.res, JOURNAL_BODY_BYTES) : undefined
     /** What went on the wire, which a fault may have cut short: its headers as sent, its body as the entry shows it. */
     const answer = (): { readonly headers: HeaderSource; readonly body: HeldBody } => {
       const truncated = ctx.state.truncated
@@ -123,8 +116,8 @@ export const keepingRequests = (journal: RequestJournal, { redact, operationOf, 
         })
         place.file()
       }
-      if (body === undefined) fileOnceTapped = file
-      else file(body)
+      if (tap === undefined) file(NOTHING_TAPPED)
+      else tap.whenTapped(file)
     }
     const stopWaiting = whenClientLeaves(ctx.req.socket, () => end(false))
     // 'close' follows 'finish' (the answer sent whole) or a connection closed first: one listener tells both.
