@@ -33,9 +33,10 @@ export interface BodyTap {
  * reads itself then, after the answer, so that the answer is neither delayed nor changed: up to
  * `bound` bytes kept, the rest read and discarded as Node would discard it, except when the answer
  * closes the connection (a body refused for its size), where nothing past the bound is read. Never
- * more than `bound` bytes are kept. What arrived of a body that had not ended when the request did
- * (a `reset` fault, a client giving up, a body refused for its size) is cut. Nearly every body has
- * ended by the time its request ends: only then does the tap wait, and listen for how the wait ends.
+ * more than `bound` bytes are kept. What arrived of a body that never ended (a `reset` fault, a
+ * client giving up partway, a body refused for its size) is cut. Nearly every body has ended by
+ * the time its request ends; the tap waits, and listens for how the wait ends, only for one that
+ * has not: still arriving, or not yet read (its client left while the request was delayed).
  */
 export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number): BodyTap => {
   const socket = request.socket
@@ -49,8 +50,8 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
   let stopped = false
   /** Set once the answer is written whole: the request is no longer closed with its connection then. */
   let answered = false
-  /** Set while the journal waits for the rest of the body. */
-  let onStop: (() => void) | undefined
+  /** Set while the journal waits for the rest of the body: hands it over. */
+  let waiting: (() => void) | undefined
   const caught = (): TappedBody => ({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !request.readableEnded })
   function onData(chunk: Buffer): void {
     if (stopped) return
@@ -64,7 +65,7 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
     if (stopAtBound && received > bound) {
       request.pause()
       stopped = true
-      onStop?.()
+      waiting?.()
     }
   }
   const tap = (): void => {
@@ -80,29 +81,34 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
   // The answer is written whole: a body nobody began to read is read now, before Node would discard it unread.
   response.on('prefinish', () => {
     answered = true
-    // Unless it was read some other way than by 'data' events: what was read is not known.
-    if (tapping || request.readableDidRead) return
+    // A request already answered is not closed with its connection: the connection's end is the body's then.
+    if (waiting !== undefined) socket.on('close', waiting)
+    if (tapping) return
+    // Read some other way than by 'data' events: what was read is not known, and nothing more will be.
+    if (request.readableDidRead) return waiting?.()
     stopAtBound = String(response.getHeader('connection') ?? '').toLowerCase() === 'close'
     tap()
   })
   return {
     whenTapped: (tapped) => {
-      // Ended, or not being read (nobody read it, and the request ended without its answer written whole), or closed.
-      if (request.readableEnded || !tapping || stopped || request.closed || socket.destroyed) return tapped(caught())
+      // Nothing more of it will be read: it ended, the bound was reached, its connection closed, or its answer ended with nobody reading it.
+      if (request.readableEnded || stopped || request.closed || socket.destroyed || (!tapping && response.destroyed))
+        return tapped(caught())
+      // A body still arriving, or not yet read (its client left while the request waited): its end, or its connection's, ends the wait.
       let settled = false
       const done = (): void => {
         if (settled) return
         settled = true
+        waiting = undefined
         request.off('end', done)
         request.off('close', done)
         if (answered) socket.off('close', done)
         tapped(caught())
       }
-      onStop = done
+      waiting = done
       request.on('end', done)
-      // A connection that closes before the answer is written whole closes its request...
+      // A connection that closes before the answer is written whole closes its request (a reset, a truncated answer).
       request.on('close', done)
-      // ...but not one already answered: the connection's end is the body's then.
       if (answered) socket.on('close', done)
     },
   }

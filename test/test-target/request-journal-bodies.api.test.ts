@@ -146,4 +146,22 @@ Bodies('a body whose client gave up partway keeps at most what had arrived, cut,
   }
 })
 
+Bodies('a body sent whole by a client that gave up before it was read is kept whole', async ({ api }) => {
+  const sent = JSON.stringify(aNewPet())
+  const { hostname, port } = new URL(api.baseUrl)
+  const socket = connect(Number(port), hostname)
+  socket.on('error', () => undefined)
+  // Delayed before its body is read: the client sends it all, then gives up while it waits.
+  socket.write(
+    `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\n` +
+      `Prefer: delay=1000\r\nContent-Length: ${Buffer.byteLength(sent)}\r\n\r\n${sent}`,
+  )
+  await until(async () => (await countOf(api)) === 1, 'the request was kept')
+  socket.end()
+  const [entry] = await entriesOnce(api, 1)
+  // Abandoned when the client's end came first, as it nearly always does; its body, either way, as sent.
+  assert.equal([entry?.request.body, entry?.request.bodyTruncated], [sent, false])
+  socket.destroy()
+})
+
 Bodies.run()
