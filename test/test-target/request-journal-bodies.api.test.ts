@@ -1,4 +1,3 @@
-import { connect } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import * as assert from 'uvu/assert'
 import { memoryStore } from '../../adapters/memory/memory-store.js'
@@ -6,7 +5,7 @@ import type { JournalEntry, JournalMessage } from '../../adapters/test-target/jo
 import { apiSuite, assertError } from '../support/api-suite.js'
 import { countOf } from '../support/journal-reads.js'
 import { aNewPet } from '../support/pet-builder.js'
-import { rawExchange } from '../support/raw-http.js'
+import { rawConnection, rawExchange } from '../support/raw-http.js'
 import { OTHER_KEY, type RunningApi, TEST_KEY } from '../support/start-api.js'
 import { until } from '../support/until.js'
 
@@ -126,10 +125,8 @@ Bodies('a body over the limit that was read in part keeps its first 4 KiB', asyn
 
 Bodies('a body whose client gave up partway keeps at most what had arrived, cut, and its request is abandoned', async ({ api }) => {
   const part = '{"name":"Rex","status":"sold",'
-  const { hostname, port } = new URL(api.baseUrl)
   for (const [at, gives] of (['half-closes', 'resets'] as const).entries()) {
-    const socket = connect(Number(port), hostname)
-    socket.on('error', () => undefined)
+    const { socket } = rawConnection(api.baseUrl)
     socket.write(
       `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${part.length + 100}\r\n\r\n${part}`,
@@ -148,9 +145,7 @@ Bodies('a body whose client gave up partway keeps at most what had arrived, cut,
 
 Bodies('a body sent whole by a client that gave up before it was read is kept whole', async ({ api }) => {
   const sent = JSON.stringify(aNewPet())
-  const { hostname, port } = new URL(api.baseUrl)
-  const socket = connect(Number(port), hostname)
-  socket.on('error', () => undefined)
+  const { socket } = rawConnection(api.baseUrl)
   // Delayed before its body is read: the client sends it all, then gives up while it waits.
   socket.write(
     `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TEST_KEY}\r\nContent-Type: application/json\r\n` +
