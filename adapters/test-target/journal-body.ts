@@ -15,28 +15,30 @@ export interface TappedBody {
   readonly cut: boolean
 }
 
-/** What the journal holds of a request without a body, which it does not tap. */
-export const NOTHING_TAPPED: TappedBody = { bytes: Buffer.alloc(0), cut: false }
-
-/** A request's body being tapped: hands over what the journal caught of it once it is all there. */
+/** A request's body being tapped: what the journal caught of it, once it is all there. */
 export interface BodyTap {
-  /** Calls `tapped` once the body has ended, or nothing more of it will be read: at once when it has. Called once. */
-  readonly whenTapped: (tapped: (body: TappedBody) => void) => void
+  /** Calls `done` once the body has ended, or nothing more of it will be read: at once when it has. Called once. */
+  readonly whenTapped: (done: () => void) => void
+  /**
+   * What it caught, copied out of the chunks it arrived in: taken once the tap is done, and only
+   * when needed (a body the service read whole is kept as the text it decoded).
+   */
+  readonly caught: () => TappedBody
 }
 
 /**
- * Catches the first `bound` bytes of the body of a request that has one (hasBody; one without is
- * NOTHING_TAPPED) for the journal, without ever changing how the request is read or answered. It
- * listens beside whoever reads the body (the body parser, which reads with 'data' events), from the
- * moment they begin, so it sees every byte they do. A body nobody read by the time the answer is
- * sent (refused before it was read: a 415, a 405, a forced failure, a 413 by its Content-Length) it
- * reads itself then, after the answer, so that the answer is neither delayed nor changed: up to
- * `bound` bytes kept, the rest read and discarded as Node would discard it, except when the answer
- * closes the connection (a body refused for its size), where nothing past the bound is read. Never
- * more than `bound` bytes are kept. What arrived of a body that never ended (a `reset` fault, a
- * client giving up partway, a body refused for its size) is cut. Nearly every body has ended by
- * the time its request ends; the tap waits, and listens for how the wait ends, only for one that
- * has not: still arriving, or not yet read (its client left while the request was delayed).
+ * Catches the first `bound` bytes of the body of a request that has one (hasBody) for the journal,
+ * without ever changing how the request is read or answered. It listens beside whoever reads the
+ * body (the body parser, which reads with 'data' events), from the moment they begin, so it sees
+ * every byte they do. A body nobody read by the time the answer is sent (refused before it was
+ * read: a 415, a 405, a forced failure, a 413 by its Content-Length) it reads itself then, after
+ * the answer, so that the answer is neither delayed nor changed: up to `bound` bytes kept, the rest
+ * read and discarded as Node would discard it, except when the answer closes the connection (a body
+ * refused for its size), where nothing past the bound is read. Never more than `bound` bytes are
+ * kept. What arrived of a body that never ended (a `reset` fault, a client giving up partway, a
+ * body refused for its size) is cut. Nearly every body has ended by the time its request ends; the
+ * tap waits, and listens for how the wait ends, only for one that has not: still arriving, or not
+ * yet read (its client left while the request was delayed).
  */
 export const tapBody = (request: IncomingMessage, response: ServerResponse, bound: number): BodyTap => {
   const socket = request.socket
@@ -52,12 +54,11 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
   let answered = false
   /** Set while the journal waits for the rest of the body: hands it over. */
   let waiting: (() => void) | undefined
-  const caught = (): TappedBody => ({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !request.readableEnded })
   function onData(chunk: Buffer): void {
     if (stopped) return
     if (keptBytes < bound) {
-      // A copy: a slice would hold the whole chunk in memory.
-      const part = Buffer.from(chunk.subarray(0, bound - keptBytes))
+      // A view: Node gives each chunk a buffer of its own, which nothing reuses; copied only if the journal needs the bytes (caught).
+      const part = chunk.subarray(0, bound - keptBytes)
       kept.push(part)
       keptBytes += part.length
     }
@@ -90,26 +91,26 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
     tap()
   })
   return {
-    whenTapped: (tapped) => {
+    caught: () => ({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !request.readableEnded }),
+    whenTapped: (done) => {
       // Nothing more of it will be read: it ended, the bound was reached, its connection closed, or its answer ended with nobody reading it.
-      if (request.readableEnded || stopped || request.closed || socket.destroyed || (!tapping && response.destroyed))
-        return tapped(caught())
+      if (request.readableEnded || stopped || request.closed || socket.destroyed || (!tapping && response.destroyed)) return done()
       // A body still arriving, or not yet read (its client left while the request waited): its end, or its connection's, ends the wait.
       let settled = false
-      const done = (): void => {
+      const ended = (): void => {
         if (settled) return
         settled = true
         waiting = undefined
-        request.off('end', done)
-        request.off('close', done)
-        if (answered) socket.off('close', done)
-        tapped(caught())
+        request.off('end', ended)
+        request.off('close', ended)
+        if (answered) socket.off('close', ended)
+        done()
       }
-      waiting = done
-      request.on('end', done)
+      waiting = ended
+      request.on('end', ended)
       // A connection that closes before the answer is written whole closes its request (a reset, a truncated answer).
-      request.on('close', done)
-      if (answered) socket.on('close', done)
+      request.on('close', ended)
+      if (answered) socket.on('close', ended)
     },
   }
 }

@@ -1,7 +1,7 @@
 import type { Redact } from '../http/key-redaction.js'
 import { textBytes } from '../../src/store/meter.js'
 import { arrivedHeaders, requestHeaders } from './arrived-request.js'
-import { type KeptBody, keptFromBytes, NOTHING_TAPPED, type TappedBody } from './journal-body.js'
+import { type BodyTap, type KeptBody, keptFromBytes } from './journal-body.js'
 import { heldBytes, type HeldBody, heldText, JOURNAL_BODY_BYTES, NO_BODY, shownBody } from './held-body.js'
 import type { EntryReading, JournalEntry, JournalMessage, JournalState, KeptRequest, SettledEntry } from './journal-entry.js'
 import { type HeaderSource, headerRecord, keptHeaders } from './journal-headers.js'
@@ -19,10 +19,10 @@ export const answerBody = (body: unknown, redact: Redact): HeldBody => {
  * without replacing a byte (a compressed body decompressed); otherwise (refused before it was read,
  * or not JSON, not UTF-8, not whole) the bytes that arrived.
  */
-export const requestBody = (decoded: string | undefined, tapped: TappedBody, redact: Redact): HeldBody => {
+export const requestBody = (decoded: string | undefined, tap: BodyTap | undefined, redact: Redact): HeldBody => {
   if (decoded !== undefined && !decoded.includes('\uFFFD')) return heldText(decoded, redact)
-  // Most requests have no body: one held body for them all.
-  return tapped === NOTHING_TAPPED ? NO_BODY : keptFromBytes(tapped, redact)
+  // Most requests have no body, and are not tapped: one held body for them all.
+  return tap === undefined ? NO_BODY : keptFromBytes(tap.caught(), redact)
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Clock } from '../../src/domain/clock.js'
 import { OPERATIONS, type Operation } from './fault-rule.js'
 import type { FaultState } from './fault-state.js'
 import { whenClientLeaves } from './client-left.js'
-import { NOTHING_TAPPED, tapBody, type TappedBody } from './journal-body.js'
+import { tapBody } from './journal-body.js'
 import { type HeldBody, JOURNAL_BODY_BYTES, NO_BODY } from './held-body.js'
 import { hasBody } from '../http/body-received.js'
 import { answerBody, arrivedRecord, requestBody, settle } from './journal-record.js'
@@ -103,20 +103,20 @@ export const keepingRequests = (journal: RequestJournal, { redact, operationOf, 
       // The route routing chose, when the request got that far; otherwise (a 429, a refused credential) the router is asked.
       const routed = (ctx as Partial<Pick<RouterContext, 'routerName'>>).routerName
       const operation = routed === undefined ? operationOf(method, path) : isOperation(routed) ? routed : null
-      const file = (tapped: TappedBody): void => {
+      const file = (): void => {
         settle(request, {
           operation,
           state,
           status,
           durationMs,
           fault,
-          requestBody: requestBody(ctx.request.rawBody, tapped, redact),
+          requestBody: requestBody(ctx.request.rawBody, tap, redact),
           responseHeaders: response.headers,
           responseBody: response.body,
         })
         place.file()
       }
-      if (tap === undefined) file(NOTHING_TAPPED)
+      if (tap === undefined) file()
       else tap.whenTapped(file)
     }
     const stopWaiting = whenClientLeaves(ctx.req.socket, () => end(false))
