@@ -57,7 +57,8 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
   function onData(chunk: Buffer): void {
     if (stopped) return
     if (keptBytes < bound) {
-      // A view: Node gives each chunk a buffer of its own, which nothing reuses; copied only if the journal needs the bytes (caught).
+      // A view, held while the request lasts: Node gives each chunk a buffer of its own, which nothing reuses.
+      // Copied only if the journal needs the bytes (caught).
       const part = chunk.subarray(0, bound - keptBytes)
       kept.push(part)
       keptBytes += part.length
