@@ -48,14 +48,14 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
   let tapping = false
   /** Set when the journal reads the body itself and the connection closes after the answer. */
   let stopAtBound = false
-  /** Set once nothing more will be read: the bound was reached on a connection the answer closes. */
-  let stopped = false
+  /** Nothing more will be read: the bound was passed on a connection the answer closes. */
+  const stopped = (): boolean => stopAtBound && received > bound
   /** Set once the answer is written whole: the request is no longer closed with its connection then. */
   let answered = false
   /** Set while the journal waits for the rest of the body: hands it over. */
   let waiting: (() => void) | undefined
   function onData(chunk: Buffer): void {
-    if (stopped) return
+    if (stopped()) return
     if (keptBytes < bound) {
       // A view, held while the request lasts: Node gives each chunk a buffer of its own, which nothing reuses.
       // Copied only if the journal needs the bytes (caught).
@@ -64,9 +64,8 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
       keptBytes += part.length
     }
     received += chunk.length
-    if (stopAtBound && received > bound) {
+    if (stopped()) {
       request.pause()
-      stopped = true
       waiting?.()
     }
   }
@@ -95,7 +94,7 @@ export const tapBody = (request: IncomingMessage, response: ServerResponse, boun
     caught: () => ({ bytes: Buffer.concat(kept, keptBytes), cut: received > bound || !request.readableEnded }),
     whenTapped: (done) => {
       // Nothing more of it will be read: it ended, the bound was reached, its connection closed, or its answer ended with nobody reading it.
-      if (request.readableEnded || stopped || request.closed || socket.destroyed || (!tapping && response.destroyed)) return done()
+      if (request.readableEnded || stopped() || request.closed || socket.destroyed || (!tapping && response.destroyed)) return done()
       // A body still arriving, or not yet read (its client left while the request waited): its end, or its connection's, ends the wait.
       let settled = false
       const ended = (): void => {
